@@ -1,0 +1,48 @@
+# dmatopics: a patch series against Debian 12's linux-source-6.1 and the
+# harness that runs its KUnit suites booted in QEMU.  See README.md.
+
+ARCH ?= x86_64
+FILTER ?=
+ARCHES := x86_64 arm
+export CACHE
+
+.PHONY: help kunit check checkpatch tree refresh bench bench-loop deps clean
+
+help:
+	@echo "make kunit [ARCH=x86_64|arm] [FILTER='suite_glob[.test_glob]']"
+	@echo "                     build baseline + series, run the KUnit suites in QEMU"
+	@echo "make check           both arches, test plan, splat scan, checkpatch"
+	@echo "make checkpatch      scripts/checkpatch.pl --strict on every patch"
+	@echo "make tree            materialise the patched tree for editing"
+	@echo "make refresh         export the tree's commits to kernel-patches/"
+	@echo "make bench           collect the KTAP benchmark figures of both arches"
+	@echo "make bench-loop      time cold / unchanged / one-patch-changed runs"
+
+deps:
+	scripts/deps.sh $(ARCHES)
+
+kunit:
+	scripts/run-kunit.sh $(ARCH) '$(FILTER)'; rc=$$?; \
+	scripts/check-results.py --arch $(ARCH) --filter '$(FILTER)' || rc=1; \
+	exit $$rc
+
+check:
+	scripts/check.sh $(ARCHES)
+
+checkpatch:
+	scripts/checkpatch.sh
+
+tree:
+	scripts/tree.sh
+
+refresh:
+	scripts/refresh.sh
+
+bench:
+	scripts/bench.sh $(ARCHES)
+
+bench-loop:
+	scripts/bench-loop.sh $(ARCHES)
+
+clean:
+	rm -rf results

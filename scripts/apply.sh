@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Bring the build tree $CACHE/linux to exactly baseline + kernel-patches/series.
+#
+# The series is applied with "git am" in a scratch worktree ($CACHE/apply)
+# and the result is remembered under refs/dmatopics/series/<hash of series>.
+# The build tree is then checked out at that commit, so git rewrites only the
+# files whose content differs and make rebuilds only what the series changed.
+# A patch that does not apply is named, and the build tree is left at the
+# baseline, never half-applied.
+#
+# usage: scripts/apply.sh            update the build tree
+#        scripts/apply.sh --commit   only print the commit of baseline + series
+. "$(dirname "$0")/common.sh"
+
+"$TOP/scripts/baseline.sh"
+
+key=$(series_key)
+ref=refs/dmatopics/series/$key
+
+apply_series() {
+	# (Re)create the scratch worktree if it is missing or broken.
+	if ! git -C "$APPLY" rev-parse --git-dir >/dev/null 2>&1; then
+		rm -rf "$APPLY"
+		cgit worktree prune
+		cgit worktree add -q --detach "$APPLY" baseline
+	fi
+	local agit=(git -C "$APPLY" -c user.name=dmatopics
+		    -c user.email=dmatopics@localhost -c advice.detachedHead=false)
+	"${agit[@]}" am --abort >/dev/null 2>&1 || true
+	"${agit[@]}" checkout -q -f --detach baseline
+	"${agit[@]}" clean -ffdxq
+
+	local f out n=0
+	while read -r f; do
+		n=$((n + 1))
+		if ! out=$("${agit[@]}" am -q --keep-cr "$f" 2>&1); then
+			"${agit[@]}" am --abort >/dev/null 2>&1 || true
+			"${agit[@]}" checkout -q -f --detach baseline
+			# Never leave the build tree half-way: put it at baseline.
+			cgit checkout -q -f --detach baseline
+			cgit clean -ffdxq
+			echo "$out" | sed 's/^/    /' >&2
+			die "patch $n of the series, kernel-patches/$(basename "$f"), does not apply
+to baseline + the $((n - 1)) patch(es) before it (see the 'error:' lines above
+for the failing file).  The build tree $SRC is left at the baseline."
+		fi
+	done < <(series_files)
+	cgit update-ref "$ref" "$("${agit[@]}" rev-parse HEAD)"
+	note "applied $n patch(es): $(cgit rev-parse --short "$ref")"
+
+	# Keep only the newest few applied series around.
+	cgit for-each-ref --sort=-committerdate --format='%(refname)' \
+		refs/dmatopics/series/ | tail -n +9 |
+		while read -r old; do cgit update-ref -d "$old"; done
+}
+
+cgit rev-parse -q --verify "$ref^{commit}" >/dev/null || apply_series
+
+if [ "${1:-}" = --commit ]; then
+	cgit rev-parse "$ref"
+	exit 0
+fi
+
+# Only files that differ are rewritten; -f repairs an interrupted checkout.
+cgit checkout -q -f --detach "$ref"
+cgit reset -q --hard
+cgit clean -ffdxq
+note "build tree at baseline + series ($(cgit rev-parse --short HEAD)), linux-source-6.1 $(source_version)"

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Make $CACHE/linux: Debian's linux-source-6.1 unpacked into a git repository
+# whose first commit (tag "baseline") is the untouched tree.  Idempotent: an
+# existing baseline of the installed package version is kept; an interrupted
+# unpack is thrown away and redone.
+. "$(dirname "$0")/common.sh"
+
+ver=$(source_version)
+if [ -d "$SRC/.git" ] && cgit rev-parse -q --verify refs/tags/baseline >/dev/null; then
+	have=$(cgit tag -l --format='%(contents:subject)' baseline)
+	[ "$have" = "linux-source-6.1 $ver" ] && exit 0
+	die "cache $SRC holds '$have' but the installed package is $ver.
+Remove the cache to rebuild it (after 'make refresh' if 'make tree' holds work):
+  rm -rf $CACHE"
+fi
+[ -f "$TARBALL" ] || die "$TARBALL missing (scripts/deps.sh installs linux-source-6.1)"
+
+mkdir -p "$CACHE"
+tmp=$CACHE/linux.unpacking
+rm -rf "$tmp" "$SRC"
+mkdir -p "$tmp"
+note "unpacking $TARBALL ($ver) into $SRC"
+tar -xJf "$TARBALL" -C "$tmp" --strip-components=1
+(
+	cd "$tmp"
+	git init -q -b build
+	# The tree ships its own .gitignore files; force-add so the baseline
+	# really is the whole tarball.
+	git add -f -A .
+	git -c user.name=dmatopics -c user.email=dmatopics@localhost \
+		commit -q -m "linux-source-6.1 $ver" -m "Untouched $TARBALL."
+	git -c user.name=dmatopics -c user.email=dmatopics@localhost \
+		tag -a -m "linux-source-6.1 $ver" baseline
+	git gc -q --auto
+)
+mv "$tmp" "$SRC"
+note "baseline: $(cgit rev-parse --short baseline) linux-source-6.1 $ver"

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Run the tree's scripts/checkpatch.pl --strict on every patch of the series.
+# Fails on any error, warning or check, except the message types listed for
+# a patch in kernel-patches/checkpatch-exceptions ("<patch> <TYPE> <why>").
+. "$(dirname "$0")/common.sh"
+
+"$TOP/scripts/baseline.sh"
+exceptions=$PATCHES/checkpatch-exceptions
+bad=0
+n=0
+while read -r f; do
+	n=$((n + 1))
+	p=$(basename "$f")
+	ignore=
+	if [ -f "$exceptions" ]; then
+		ignore=$(awk -v p="$p" '$1 == p { printf "%s,", $2 }' "$exceptions")
+	fi
+	if out=$(cd "$SRC" && perl scripts/checkpatch.pl --strict \
+		--show-types ${ignore:+--ignore "${ignore%,}"} "$f" 2>&1); then
+		echo "checkpatch: ok      $p"
+	else
+		echo "checkpatch: FAILED  $p"
+		echo "$out" | sed 's/^/    /'
+		bad=$((bad + 1))
+	fi
+done < <(series_files)
+[ $bad -eq 0 ] || die "checkpatch: $bad of $n patch(es) have errors, warnings or checks"
+echo "checkpatch: $n patch(es) clean (--strict)"

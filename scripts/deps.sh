@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Install the Debian packages the build and the QEMU runs need, only those
+# that are missing.  As non-root, print the exact apt-get command instead.
+#
+# usage: scripts/deps.sh [ARCH...]     (default: every supported arch)
+. "$(dirname "$0")/common.sh"
+
+pkgs="linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev
+      python3 ccache rsync xz-utils git"
+[ $# -gt 0 ] || set -- $SUPPORTED_ARCHES
+for arch in "$@"; do
+	check_arch "$arch"
+	case "$arch" in
+	x86_64) pkgs="$pkgs qemu-system-x86" ;;
+	arm) pkgs="$pkgs qemu-system-arm gcc-arm-linux-gnueabihf" ;;
+	esac
+done
+
+missing=
+for p in $pkgs; do
+	s=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null) || s=
+	[ "$s" = installed ] || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" != 0 ]; then
+	die "missing Debian packages:$missing
+run as root:  apt-get update && $cmd"
+fi
+note "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null || die "apt-get update failed"
+$cmd || die "'$cmd' failed"
