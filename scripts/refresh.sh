@@ -11,6 +11,14 @@ dgit=(git -C "$DEVTREE" -c core.abbrev=12 -c diff.algorithm=myers
       -c diff.noprefix=false -c diff.mnemonicprefix=false)
 [ -z "$("${dgit[@]}" status --porcelain)" ] ||
 	die "$DEVTREE has uncommitted changes: commit them first (one commit per patch)"
+# Debian's top-level .gitignore ignores everything ("/*"), so a new file is
+# invisible to "git status" until it is added with "git add -f".
+ignored=$("${dgit[@]}" status --porcelain --ignored | sed -n 's/^!! //p')
+[ -z "$ignored" ] ||
+	die "files in $DEVTREE are not committed and git ignores them (Debian's
+.gitignore ignores every new file): add them with 'git add -f FILE' and commit,
+or remove them:
+$ignored"
 "${dgit[@]}" merge-base --is-ancestor baseline HEAD ||
 	die "$DEVTREE is not based on the baseline"
 

@@ -33,7 +33,7 @@ args=(run --build_dir "$build"
       --kunitconfig "$TOP/kunitconfig"
       --qemu_config "$TOP/arch-qemu-configs/$arch.py"
       --jobs "$(nproc)" --timeout "$timeout"
-      --json "$RESULTS/$arch.json")
+      --json="$RESULTS/$arch.json")
 [ -n "$cross" ] && args+=(--cross_compile "$cross")
 if [ "${CCACHE:-1}" = 1 ] && command -v ccache >/dev/null; then
 	export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}

@@ -12,7 +12,7 @@ commit=$("$TOP/scripts/apply.sh" --commit)
 if git -C "$DEVTREE" rev-parse --git-dir >/dev/null 2>&1; then
 	dgit=(git -C "$DEVTREE")
 	exported=$("${dgit[@]}" rev-parse -q --verify refs/dmatopics/exported || true)
-	if [ -n "$("${dgit[@]}" status --porcelain)" ]; then
+	if [ -n "$("${dgit[@]}" status --porcelain --ignored)" ]; then
 		die "$DEVTREE has uncommitted changes.
 Commit them and run 'make refresh', or discard them yourself; nothing was changed."
 	fi
@@ -33,3 +33,4 @@ fi
 cgit update-ref refs/dmatopics/exported "$commit"
 note "$DEVTREE: baseline + $(cgit rev-list --count baseline.."$commit") patch(es) on branch dev"
 note "edit and commit there (one commit per patch), then 'make refresh'"
+note "new files need 'git add -f' (Debian's .gitignore ignores everything new)"
