@@ -13,7 +13,7 @@ while read -r f; do
 	p=$(basename "$f")
 	ignore=
 	if [ -f "$exceptions" ]; then
-		ignore=$(awk -v p="$p" '$1 == p { printf "%s,", $2 }' "$exceptions")
+		ignore=$(awk -v p="$p" '!/^#/ && $1 == p { printf "%s,", $2 }' "$exceptions")
 	fi
 	if out=$(cd "$SRC" && perl scripts/checkpatch.pl --strict \
 		--show-types ${ignore:+--ignore "${ignore%,}"} "$f" 2>&1); then
@@ -24,5 +24,14 @@ while read -r f; do
 		bad=$((bad + 1))
 	fi
 done < <(series_files)
+# An exception for a patch that is no longer in the series is stale.
+if [ -f "$exceptions" ]; then
+	for p in $(awk '!/^#/ && NF { print $1 }' "$exceptions"); do
+		series_files | grep -q "/$p\$" || {
+			echo "checkpatch: kernel-patches/checkpatch-exceptions names $p, which is not in the series"
+			bad=$((bad + 1))
+		}
+	done
+fi
 [ $bad -eq 0 ] || die "checkpatch: $bad of $n patch(es) have errors, warnings or checks"
 echo "checkpatch: $n patch(es) clean (--strict)"
