@@ -22,9 +22,7 @@ deps:
 	scripts/deps.sh $(ARCHES)
 
 kunit:
-	scripts/run-kunit.sh $(ARCH) '$(FILTER)'; rc=$$?; \
-	scripts/check-results.py --arch $(ARCH) --filter '$(FILTER)' || rc=1; \
-	exit $$rc
+	scripts/kunit.sh '$(ARCH)' '$(FILTER)'
 
 check:
 	scripts/check.sh $(ARCHES)

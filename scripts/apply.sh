@@ -39,10 +39,11 @@ apply_series() {
 			# Never leave the build tree half-way: put it at baseline.
 			cgit checkout -q -f --detach baseline
 			cgit clean -ffdxq
-			echo "$out" | sed 's/^/    /' >&2
-			die "patch $n of the series, kernel-patches/$(basename "$f"), does not apply
-to baseline + the $((n - 1)) patch(es) before it (see the 'error:' lines above
-for the failing file).  The build tree $SRC is left at the baseline."
+			echo "$out" | grep '^error:' | sed 's/^/    git am: /' >&2
+			die "patch $n of the series, $f,
+does not apply to baseline + the $((n - 1)) patch(es) before it (git's
+'error:' lines above name the failing file).  Nothing was applied: the build
+tree $SRC is at the baseline."
 		fi
 	done < <(series_files)
 	cgit update-ref "$ref" "$("${agit[@]}" rev-parse HEAD)"

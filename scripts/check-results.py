@@ -124,14 +124,17 @@ def check_arch(arch, plan, flt, table, missing):
                           f'{raw.strip()}')
 
     top, cases, reasons = parse_log(log)
-    if not cases:
-        last = last_suite_started(log)
-        errors.append(f'{arch}: the kernel printed no KTAP results'
-                      + (f' (last suite started: {last})' if last else ''))
-    if top.status == S.TEST_CRASHED or any(
+    last = last_suite_started(log) or 'none'
+    if 'terminating on signal' in log:
+        errors.append(f'{arch}: timeout: kunit.py stopped QEMU before the '
+                      f'run ended (--timeout, KUNIT_TIMEOUT=); last suite '
+                      f'started: {last}')
+    elif not cases:
+        errors.append(f'{arch}: the kernel printed no KTAP results; last '
+                      f'suite started: {last}')
+    elif top.status == S.TEST_CRASHED or any(
             st == S.TEST_CRASHED for st in cases.values()):
-        errors.append(f'{arch}: the run crashed or timed out; last suite '
-                      f'started: {last_suite_started(log)}')
+        errors.append(f'{arch}: the run crashed; last suite started: {last}')
 
     for (suite, case), st in sorted(cases.items()):
         row = table.setdefault(suite, {}).setdefault(arch, [0, 0, 0])

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# make kunit: build and run one arch, then check its results against the
+# plan (restricted to FILTER) and scan its console log for splats.
+#
+# usage: scripts/kunit.sh ARCH [FILTER]
+. "$(dirname "$0")/common.sh"
+
+arch=${1:-x86_64}
+filter=${2:-}
+check_arch "$arch"
+rc=0
+"$TOP/scripts/run-kunit.sh" "$arch" "$filter" || rc=1
+"$TOP/scripts/check-results.py" --arch "$arch" --filter "$filter" || rc=1
+exit $rc
