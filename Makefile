@@ -6,7 +6,7 @@ FILTER ?=
 ARCHES := x86_64 arm
 export CACHE
 
-.PHONY: help kunit check checkpatch tree refresh bench bench-loop deps clean
+.PHONY: help kunit check checkpatch tree refresh bench bench-loop check-series deps clean
 
 help:
 	@echo "make kunit [ARCH=x86_64|arm] [FILTER='suite_glob[.test_glob]']"
@@ -17,6 +17,7 @@ help:
 	@echo "make refresh         export the tree's commits to kernel-patches/"
 	@echo "make bench           collect the KTAP benchmark figures of both arches"
 	@echo "make bench-loop      time cold / unchanged / one-patch-changed runs"
+	@echo "make check-series [ARCH=...]  build and run at every patch of the series"
 
 deps:
 	scripts/deps.sh $(ARCHES)
@@ -41,6 +42,9 @@ bench:
 
 bench-loop:
 	scripts/bench-loop.sh $(ARCHES)
+
+check-series:
+	scripts/check-series.sh $(ARCH)
 
 clean:
 	rm -rf results

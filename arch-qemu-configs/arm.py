@@ -1,7 +1,13 @@
-# kunit.py --qemu_config for 32-bit ARM on QEMU "virt" (Cortex-A15, RAM at
-# 0x40000000): the tree's own qemu_configs/arm.py plus the kernel's runtime
-# checkers, so that every suite runs under them.  All of them build and boot
-# on arm: KASAN is supported on 32-bit ARM since 5.11 (generic mode only).
+# kunit.py --qemu_config for 32-bit ARM on QEMU "virt" (Cortex-A15, 1G of
+# RAM at 0x40000000): the tree's own qemu_configs/arm.py plus the kernel's
+# runtime checkers, so that every suite runs under them.  All of them build
+# and boot on arm: KASAN is supported on 32-bit ARM since 5.11 (generic
+# mode only).
+#
+# mem=1023M leaves the top 1M of the guest's RAM outside the kernel's
+# memory map: no struct page, like memory on a device.  The dma_coherent_pool
+# suite finds it as the part of the device tree's memory above System RAM
+# and declares it as a device's coherent pool.
 from ..qemu_config import QemuArchParams
 
 QEMU_ARCH = QemuArchParams(linux_arch='arm',
@@ -26,5 +32,5 @@ CONFIG_DEBUG_ATOMIC_SLEEP=y
 CONFIG_DEBUG_FS=y''',
 			   qemu_arch='arm',
 			   kernel_path='arch/arm/boot/zImage',
-			   kernel_command_line='console=ttyAMA0',
+			   kernel_command_line='console=ttyAMA0 mem=1023M',
 			   extra_qemu_params=['-machine', 'virt'])

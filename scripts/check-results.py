@@ -43,11 +43,12 @@ SUBTEST = re.compile(r'^(\s*)# Subtest: (\S+)')
 
 
 def parse_plan(path):
-    """kunit/plan: 'suite.case ARCH... [ARCH:skip="reason"]...' per line.
+    """kunit/plan: 'suite.case ARCH... [ARCH:skip="reason"]... [splat="re"]'.
 
-    Returns {(suite, case): {arch: None (must pass) or reason (must skip)}}.
+    Returns ({(suite, case): {arch: None (must pass) or reason (must
+    skip)}}, {(suite, case): compiled regex of the splat it must provoke}).
     """
-    plan = {}
+    plan, splats = {}, {}
     with open(path) as f:
         for n, line in enumerate(f, 1):
             words = shlex.split(line, comments=True)
@@ -59,6 +60,9 @@ def parse_plan(path):
             suite, case = name.split('.', 1)
             expect = {}
             for w in rest:
+                if w.startswith('splat='):
+                    splats[(suite, case)] = re.compile(w[len('splat='):])
+                    continue
                 arch, _, skip = w.partition(':')
                 if arch not in ARCHES:
                     sys.exit(f'{path}:{n}: unknown arch {arch!r}')
@@ -66,7 +70,7 @@ def parse_plan(path):
                     sys.exit(f'{path}:{n}: expected {arch}:skip="reason"')
                 expect[arch] = skip[len('skip='):] if skip else None
             plan[(suite, case)] = expect
-    return plan
+    return plan, splats
 
 
 def parse_log(log):
@@ -110,7 +114,46 @@ def matches(flt, suite, case):
         (not cglob or fnmatch.fnmatchcase(case, cglob))
 
 
-def check_arch(arch, plan, flt, table, missing):
+def case_of_lines(log):
+    """For each line, the (suite, case) that was running when it was printed.
+
+    A case prints its result line when it ends, so a line belongs to the
+    first case result that follows it in the same suite.
+    """
+    owner, pending, suite = [], [], None
+    for n, raw in enumerate(log.splitlines()):
+        m = SUBTEST.search(raw)
+        if m and len(m.group(1)) == 4:
+            for p in pending:
+                owner[p] = None
+            pending, suite = [], m.group(2)
+        owner.append(None)
+        pending.append(n)
+        m = RESULT.search(raw)
+        if m and len(m.group(1)) == 4 and suite:
+            for p in pending:
+                owner[p] = (suite, m.group(3))
+            pending = []
+    return owner
+
+
+def check_splats(arch, log, splats):
+    """Kernel splats fail the run, except one a case is planned to provoke."""
+    errors, seen = [], set()
+    owner = case_of_lines(log)
+    for n, raw in enumerate(log.splitlines()):
+        if not SPLAT.search(raw):
+            continue
+        want = splats.get(owner[n])
+        if want and want.search(raw):
+            seen.add(owner[n])
+            continue
+        errors.append(f'{arch}: kernel splat at {arch}.log:{n + 1}: '
+                      f'{raw.strip()}')
+    return errors, seen
+
+
+def check_arch(arch, plan, splats, flt, table, missing):
     errors = []
     S = kunit_parser.TestStatus
     path = os.path.join(RESULTS, f'{arch}.log')
@@ -118,10 +161,7 @@ def check_arch(arch, plan, flt, table, missing):
         return [f'{arch}: no console log {path}: the kernel never ran']
     log = open(path, errors='replace').read()
 
-    for n, raw in enumerate(log.splitlines(), 1):
-        if SPLAT.search(raw):
-            errors.append(f'{arch}: kernel splat at {arch}.log:{n}: '
-                          f'{raw.strip()}')
+    errors, seen_splats = check_splats(arch, log, splats)
 
     top, cases, reasons = parse_log(log)
     last = last_suite_started(log) or 'none'
@@ -142,6 +182,9 @@ def check_arch(arch, plan, flt, table, missing):
         name = f'{arch}: {suite}.{case}'
         if (suite, case) not in plan:
             errors.append(f'{name} ran but is not in kunit/plan')
+        if (suite, case) in splats and (suite, case) not in seen_splats:
+            errors.append(f'{name} did not provoke the splat the plan '
+                          f'expects ({splats[(suite, case)].pattern})')
         if st == S.SUCCESS:
             row[0] += 1
             if arch in expect and expect[arch] is not None:
@@ -176,11 +219,11 @@ def main():
     ap.add_argument('--filter', default='')
     args = ap.parse_args()
     arches = args.arch or ARCHES
-    plan = parse_plan(os.path.join(TOP, 'kunit', 'plan'))
+    plan, splats = parse_plan(os.path.join(TOP, 'kunit', 'plan'))
 
     table, errors, missing = {}, [], {}
     for arch in arches:
-        errors += check_arch(arch, plan, args.filter, table, missing)
+        errors += check_arch(arch, plan, splats, args.filter, table, missing)
 
     lines = ['| suite | ' + ' | '.join(arches) + ' |',
              '|---|' + '---|' * len(arches)]
