@@ -4,10 +4,13 @@
 # and boot on arm: KASAN is supported on 32-bit ARM since 5.11 (generic
 # mode only).
 #
-# mem=1023M leaves the top 1M of the guest's RAM outside the kernel's
-# memory map: no struct page, like memory on a device.  The dma_coherent_pool
-# suite finds it as the part of the device tree's memory above System RAM
-# and declares it as a device's coherent pool.
+# Device-local memory for the dma_coherent_pool suite: RAM the device tree
+# describes but the kernel does not manage, so with no struct page, like
+# memory on a device.  Without HIGHMEM (as here) the kernel manages only
+# lowmem, below 0x70000000 with the 3G/1G split, and drops the rest of the
+# 1G; mem=1023M keeps at least the top 1M out of the memory map should
+# HIGHMEM be enabled.  The suite finds the region as the part of the
+# device tree's memory above the last System RAM resource.
 from ..qemu_config import QemuArchParams
 
 QEMU_ARCH = QemuArchParams(linux_arch='arm',

@@ -15,7 +15,9 @@ while read -r f; do
 	if [ -f "$exceptions" ]; then
 		ignore=$(awk -v p="$p" '!/^#/ && $1 == p { printf "%s,", $2 }' "$exceptions")
 	fi
-	if out=$(cd "$SRC" && perl scripts/checkpatch.pl --strict \
+	# /usr/bin first: checkpatch runs scripts/spdxcheck.py with "python3",
+	# which needs Debian's python3-ply and python3-git.
+	if out=$(cd "$SRC" && PATH=/usr/bin:/bin:$PATH perl scripts/checkpatch.pl --strict \
 		--show-types ${ignore:+--ignore "${ignore%,}"} "$f" 2>&1); then
 		echo "checkpatch: ok      $p"
 	else
