@@ -30,7 +30,7 @@ ver=$(source_version)
 note "linux-source-6.1 $ver, arch $arch, build dir $build"
 
 args=(run --build_dir "$build"
-      --kunitconfig "$TOP/kunitconfig"
+      --kunitconfig "${KUNITCONFIG:-$TOP/kunitconfig}"
       --qemu_config "$TOP/arch-qemu-configs/$arch.py"
       --jobs "$(nproc)" --timeout "$timeout"
       --json="$RESULTS/$arch.json")
