@@ -73,37 +73,43 @@ def parse_plan(path):
     return plan, splats
 
 
+def scan_ktap(log):
+    """One pass over the console log, following the suites' KTAP lines.
+
+    Returns (reasons, owner, last): the skip reason of each skipped case
+    (kunit.py's parser keeps only the status), for each line the (suite,
+    case) that was running when it was printed (a case prints its result
+    line when it ends, so a line belongs to the next case result of its
+    suite), and the last suite that started.
+    """
+    reasons, owner, pending, suite = {}, [], [], None
+    for n, raw in enumerate(log.splitlines()):
+        owner.append(None)
+        m = SUBTEST.search(raw)
+        if m and len(m.group(1)) == 4:
+            pending, suite = [], m.group(2)
+            continue
+        pending.append(n)
+        m = RESULT.search(raw)
+        if m and len(m.group(1)) == 4 and suite:
+            for p in pending:
+                owner[p] = (suite, m.group(3))
+            pending = []
+            if m.group(4) is not None:
+                reasons[(suite, m.group(3))] = m.group(4).strip()
+    return reasons, owner, suite
+
+
 def parse_log(log):
-    """Suites and cases with kunit.py's verdicts and the skip reasons."""
+    """Suites and cases with kunit.py's verdicts."""
     kunit_printer.stdout._output = io.StringIO()  # parse quietly
     with contextlib.redirect_stdout(io.StringIO()):
         top = kunit_parser.parse_run_tests(log.splitlines())
-    reasons = {}
-    suite = None
-    # Skip reasons: kunit.py's parser keeps only the status, so read them
-    # from the case result lines (indented one level below the suites).
-    for raw in log.splitlines():
-        m = SUBTEST.search(raw)
-        if m and len(m.group(1)) == 4:
-            suite = m.group(2)
-            continue
-        m = RESULT.search(raw)
-        if m and len(m.group(1)) == 4 and suite and m.group(4) is not None:
-            reasons[(suite, m.group(3))] = m.group(4).strip()
     cases = {}
     for s in top.subtests:
         for c in s.subtests:
             cases[(s.name, c.name)] = c.status
-    return top, cases, reasons
-
-
-def last_suite_started(log):
-    suite = None
-    for raw in log.splitlines():
-        m = SUBTEST.search(raw)
-        if m and len(m.group(1)) == 4:
-            suite = m.group(2)
-    return suite
+    return top, cases
 
 
 def matches(flt, suite, case):
@@ -114,33 +120,9 @@ def matches(flt, suite, case):
         (not cglob or fnmatch.fnmatchcase(case, cglob))
 
 
-def case_of_lines(log):
-    """For each line, the (suite, case) that was running when it was printed.
-
-    A case prints its result line when it ends, so a line belongs to the
-    first case result that follows it in the same suite.
-    """
-    owner, pending, suite = [], [], None
-    for n, raw in enumerate(log.splitlines()):
-        m = SUBTEST.search(raw)
-        if m and len(m.group(1)) == 4:
-            for p in pending:
-                owner[p] = None
-            pending, suite = [], m.group(2)
-        owner.append(None)
-        pending.append(n)
-        m = RESULT.search(raw)
-        if m and len(m.group(1)) == 4 and suite:
-            for p in pending:
-                owner[p] = (suite, m.group(3))
-            pending = []
-    return owner
-
-
-def check_splats(arch, log, splats):
+def check_splats(arch, log, owner, splats):
     """Kernel splats fail the run, except one a case is planned to provoke."""
     errors, seen = [], set()
-    owner = case_of_lines(log)
     for n, raw in enumerate(log.splitlines()):
         if not SPLAT.search(raw):
             continue
@@ -161,10 +143,11 @@ def check_arch(arch, plan, splats, flt, table, missing):
         return [f'{arch}: no console log {path}: the kernel never ran']
     log = open(path, errors='replace').read()
 
-    errors, seen_splats = check_splats(arch, log, splats)
+    reasons, owner, last = scan_ktap(log)
+    errors, seen_splats = check_splats(arch, log, owner, splats)
 
-    top, cases, reasons = parse_log(log)
-    last = last_suite_started(log) or 'none'
+    top, cases = parse_log(log)
+    last = last or 'none'
     if 'terminating on signal' in log:
         errors.append(f'{arch}: timeout: kunit.py stopped QEMU before the '
                       f'run ended (--timeout, KUNIT_TIMEOUT=); last suite '

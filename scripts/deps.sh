@@ -7,7 +7,7 @@
 
 pkgs="linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev
       python3-ply python3-git
-      python3 ccache rsync xz-utils git"
+      python3 ccache xz-utils git"
 [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES
 for arch in "$@"; do
 	check_arch "$arch"
