@@ -3,7 +3,8 @@
 
 ARCH ?= x86_64
 FILTER ?=
-ARCHES := x86_64 arm
+ARCHES := x86_64 arm arm-lpae
+BENCH_ARCHES := x86_64 arm
 export CACHE
 
 .PHONY: help kunit check checkpatch tree refresh bench bench-loop check-series deps clean
@@ -38,13 +39,13 @@ refresh:
 	scripts/refresh.sh
 
 bench:
-	scripts/bench.sh $(ARCHES)
+	scripts/bench.sh $(BENCH_ARCHES)
 
 bench-loop:
-	scripts/bench-loop.sh $(ARCHES)
+	scripts/bench-loop.sh $(BENCH_ARCHES)
 
 check-series:
-	scripts/check-series.sh $(ARCH)
+	scripts/check-series.sh $(if $(filter command line,$(origin ARCH)),$(ARCH),x86_64 arm)
 
 clean:
 	rm -rf results

@@ -1,6 +1,7 @@
 # kunit.py --qemu_config for 32-bit ARM on QEMU "virt" (Cortex-A15, 1G of
 # RAM at 0x40000000): the tree's own qemu_configs/arm.py, PCI for aacraid,
-# plus the kernel's runtime checkers (checkers.config).
+# plus the kernel's runtime checkers (checkers.config), two CPUs and
+# panic_on_warn=1, so that any WARN fails the run by itself.
 #
 # Device-local memory for the dma_coherent_pool suite: RAM the device tree
 # describes but the kernel does not manage, so with no struct page, like
@@ -19,6 +20,7 @@ with open(os.path.join(os.path.dirname(__file__), 'checkers.config')) as f:
 QEMU_ARCH = QemuArchParams(linux_arch='arm',
 			   kconfig='''
 CONFIG_ARCH_VIRT=y
+CONFIG_SMP=y
 CONFIG_PCI_HOST_GENERIC=y
 CONFIG_SERIAL_AMBA_PL010=y
 CONFIG_SERIAL_AMBA_PL010_CONSOLE=y
@@ -27,5 +29,5 @@ CONFIG_SERIAL_AMBA_PL011_CONSOLE=y
 ''' + CHECKERS,
 			   qemu_arch='arm',
 			   kernel_path='arch/arm/boot/zImage',
-			   kernel_command_line='console=ttyAMA0 mem=1023M',
-			   extra_qemu_params=['-machine', 'virt'])
+			   kernel_command_line='console=ttyAMA0 mem=1023M panic_on_warn=1',
+			   extra_qemu_params=['-machine', 'virt', '-smp', '2'])

@@ -6,16 +6,22 @@
 # The build tree is then checked out at that commit, so git rewrites only the
 # files whose content differs and make rebuilds only what the series changed.
 # A patch that does not apply is named, and the build tree is left at the
-# baseline, never half-applied.
+# baseline, never half-applied.  The tree is changed under the exclusive
+# lock of the cache; the script returns holding it shared, with the tree
+# at baseline + series, so that the caller builds what it asked for.
+# $CACHE/linux.state records a finished checkout: an interrupted one is
+# redone by the next run.
 #
 # usage: scripts/apply.sh            update the build tree
 #        scripts/apply.sh --commit   only print the commit of baseline + series
 . "$(dirname "$0")/common.sh"
 
+lock shared
 "$TOP/scripts/baseline.sh"
 
 key=$(series_key)
 ref=refs/dmatopics/series/$key
+state=$CACHE/linux.state
 
 apply_series() {
 	# (Re)create the scratch worktree if it is missing or broken.
@@ -37,6 +43,7 @@ apply_series() {
 			"${agit[@]}" am --abort >/dev/null 2>&1 || true
 			"${agit[@]}" checkout -q -f --detach baseline
 			# Never leave the build tree half-way: put it at baseline.
+			rm -f "$state"
 			cgit checkout -q -f --detach baseline
 			cgit clean -ffdxq
 			echo "$out" | grep '^error:' | sed 's/^/    git am: /' >&2
@@ -55,15 +62,36 @@ tree $SRC is at the baseline."
 		while read -r old; do cgit update-ref -d "$old"; done
 }
 
-cgit rev-parse -q --verify "$ref^{commit}" >/dev/null || apply_series
+have_ref() {
+	cgit rev-parse -q --verify "$ref^{commit}" >/dev/null
+}
+
+if ! have_ref; then
+	lock exclusive
+	have_ref || apply_series
+	lock shared
+fi
 
 if [ "${1:-}" = --commit ]; then
 	cgit rev-parse "$ref"
 	exit 0
 fi
 
-# Only files that differ are rewritten; -f repairs an interrupted checkout.
-cgit checkout -q -f --detach "$ref"
-cgit reset -q --hard
-cgit clean -ffdxq
-note "build tree at baseline + series ($(cgit rev-parse --short HEAD)), linux-source-6.1 $(source_version)"
+# Under the shared lock: is the build tree already exactly there?  If not,
+# change it under the exclusive lock and look again (another run may have
+# changed it in between).
+want=$(cgit rev-parse "$ref")
+while [ "$(cat "$state" 2>/dev/null)" != "$want" ]; do
+	lock exclusive
+	have_ref || apply_series
+	want=$(cgit rev-parse "$ref")
+	rm -f "$state"
+	# Only files that differ are rewritten; -f repairs an interrupted
+	# checkout.
+	cgit checkout -q -f --detach "$ref"
+	cgit reset -q --hard
+	cgit clean -ffdxq
+	echo "$want" >"$state"
+	lock shared
+done
+note "build tree at baseline + series ($(cgit rev-parse --short "$want")), linux-source-6.1 $(source_version)"

@@ -6,13 +6,19 @@
 . "$(dirname "$0")/common.sh"
 
 ver=$(source_version)
-if [ -d "$SRC/.git" ] && cgit rev-parse -q --verify refs/tags/baseline >/dev/null; then
+have_baseline() {
+	[ -d "$SRC/.git" ] && cgit rev-parse -q --verify refs/tags/baseline >/dev/null || return 1
+	local have
 	have=$(cgit tag -l --format='%(contents:subject)' baseline)
-	[ "$have" = "linux-source-6.1 $ver" ] && exit 0
+	[ "$have" = "linux-source-6.1 $ver" ] && return 0
 	die "cache $SRC holds '$have' but the installed package is $ver.
 Remove the cache to rebuild it (after 'make refresh' if 'make tree' holds work):
   rm -rf $CACHE"
-fi
+}
+lock shared
+have_baseline && exit 0
+lock exclusive
+have_baseline && exit 0
 [ -f "$TARBALL" ] || die "$TARBALL missing (scripts/deps.sh installs linux-source-6.1)"
 
 mkdir -p "$CACHE"
@@ -35,3 +41,4 @@ tar -xJf "$TARBALL" -C "$tmp" --strip-components=1
 )
 mv "$tmp" "$SRC"
 note "baseline: $(cgit rev-parse --short baseline) linux-source-6.1 $ver"
+lock shared

@@ -8,15 +8,18 @@ saved) with kunit.py's own parser from the kernel tree, and checks:
   - no case ran that the plan does not list;
   - nothing failed, crashed or timed out, and the console shows no kernel
     splat (BUG, WARNING, Oops, KASAN, UBSAN, panic, lockdep).
-Then it prints a suite x arch table (also written to results/summary.md)
-and, last, one line "N passed, N failed[, N skipped]" over all arches.
+A variant of an arch (arm-lpae) is checked against that arch's column of
+the plan.  With --configs it also reads results/configs.tsv, written by
+the configuration stage (scripts/configs.sh), and fails on any
+configuration that did not build, boot or pass, or that has new warnings.
+Then it prints a suite x arch table and a configuration x arch table (also
+written to results/summary.md) and, last, one line "N passed, N failed,
+N skipped" over every KUnit run it read.
 
-usage: check-results.py [--arch ARCH]... [--filter GLOB]
+usage: check-results.py [--arch ARCH]... [--filter GLOB] [--configs]
 """
 import argparse
-import contextlib
 import fnmatch
-import io
 import os
 import re
 import shlex
@@ -27,11 +30,10 @@ CACHE = os.environ.get('CACHE') or os.path.join(
     os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'),
     'dmatopics')
 RESULTS = os.environ.get('RESULTS') or os.path.join(TOP, 'results')
-ARCHES = ['x86_64', 'arm']
+ARCHES = ['x86_64', 'arm', 'arm-lpae']
 
-sys.path.insert(0, os.path.join(CACHE, 'linux', 'tools', 'testing', 'kunit'))
-import kunit_parser  # noqa: E402  (kunit.py's parser, from the tree)
-import kunit_printer  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ktap import kunit_parser, parse  # noqa: E402
 
 SPLAT = re.compile(
     r'(BUG:|WARNING:|Oops|KASAN:|UBSAN:|Kernel panic'
@@ -43,12 +45,12 @@ SUBTEST = re.compile(r'^(\s*)# Subtest: (\S+)')
 
 
 def parse_plan(path):
-    """kunit/plan: 'suite.case ARCH... [ARCH:skip="reason"]... [splat="re"]'.
+    """kunit/plan: 'suite.case ARCH... [ARCH:skip="reason"]...'.
 
-    Returns ({(suite, case): {arch: None (must pass) or reason (must
-    skip)}}, {(suite, case): compiled regex of the splat it must provoke}).
+    Returns {(suite, case): {arch: None (must pass) or reason (must
+    skip)}}.
     """
-    plan, splats = {}, {}
+    plan = {}
     with open(path) as f:
         for n, line in enumerate(f, 1):
             words = shlex.split(line, comments=True)
@@ -60,17 +62,19 @@ def parse_plan(path):
             suite, case = name.split('.', 1)
             expect = {}
             for w in rest:
-                if w.startswith('splat='):
-                    splats[(suite, case)] = re.compile(w[len('splat='):])
-                    continue
                 arch, _, skip = w.partition(':')
-                if arch not in ARCHES:
+                if arch not in ARCHES or '-' in arch:
                     sys.exit(f'{path}:{n}: unknown arch {arch!r}')
                 if skip and not skip.startswith('skip='):
                     sys.exit(f'{path}:{n}: expected {arch}:skip="reason"')
                 expect[arch] = skip[len('skip='):] if skip else None
             plan[(suite, case)] = expect
-    return plan, splats
+    return plan
+
+
+def plan_arch(arch):
+    """The plan column of an arch: a variant (arm-lpae) uses its arch's."""
+    return arch.split('-')[0]
 
 
 def scan_ktap(log):
@@ -102,9 +106,7 @@ def scan_ktap(log):
 
 def parse_log(log):
     """Suites and cases with kunit.py's verdicts."""
-    kunit_printer.stdout._output = io.StringIO()  # parse quietly
-    with contextlib.redirect_stdout(io.StringIO()):
-        top = kunit_parser.parse_run_tests(log.splitlines())
+    top = parse(log)
     cases = {}
     for s in top.subtests:
         for c in s.subtests:
@@ -120,31 +122,30 @@ def matches(flt, suite, case):
         (not cglob or fnmatch.fnmatchcase(case, cglob))
 
 
-def check_splats(arch, log, owner, splats):
-    """Kernel splats fail the run, except one a case is planned to provoke."""
-    errors, seen = [], set()
+def check_splats(arch, log, owner):
+    """Kernel splats fail the run: no case may provoke one."""
+    errors = []
     for n, raw in enumerate(log.splitlines()):
-        if not SPLAT.search(raw):
-            continue
-        want = splats.get(owner[n])
-        if want and want.search(raw):
-            seen.add(owner[n])
-            continue
-        errors.append(f'{arch}: kernel splat at {arch}.log:{n + 1}: '
-                      f'{raw.strip()}')
-    return errors, seen
+        if SPLAT.search(raw):
+            who = f' (in {".".join(owner[n])})' if owner[n] else ''
+            errors.append(f'{arch}: kernel splat at {arch}.log:{n + 1}'
+                          f'{who}: {raw.strip()}')
+    return errors
 
 
-def check_arch(arch, plan, splats, flt, table, missing):
+def check_arch(arch, plan, flt, table, missing):
     errors = []
     S = kunit_parser.TestStatus
     path = os.path.join(RESULTS, f'{arch}.log')
-    if not os.path.exists(path):
-        return [f'{arch}: no console log {path}: the kernel never ran']
+    status = read_status(arch)
+    if status != 'ran' or not os.path.exists(path):
+        table.setdefault('(not run)', {})[arch] = status
+        count_missing(arch, plan, flt, {}, missing)
+        return [f'{arch}: {status}']
     log = open(path, errors='replace').read()
 
     reasons, owner, last = scan_ktap(log)
-    errors, seen_splats = check_splats(arch, log, owner, splats)
+    errors = check_splats(arch, log, owner)
 
     top, cases = parse_log(log)
     last = last or 'none'
@@ -161,13 +162,12 @@ def check_arch(arch, plan, splats, flt, table, missing):
 
     for (suite, case), st in sorted(cases.items()):
         row = table.setdefault(suite, {}).setdefault(arch, [0, 0, 0])
-        expect = plan.get((suite, case), {})
+        expect = dict(plan.get((suite, case), {}))
+        if plan_arch(arch) in expect:
+            expect[arch] = expect[plan_arch(arch)]
         name = f'{arch}: {suite}.{case}'
         if (suite, case) not in plan:
             errors.append(f'{name} ran but is not in kunit/plan')
-        if (suite, case) in splats and (suite, case) not in seen_splats:
-            errors.append(f'{name} did not provoke the splat the plan '
-                          f'expects ({splats[(suite, case)].pattern})')
         if st == S.SUCCESS:
             row[0] += 1
             if arch in expect and expect[arch] is not None:
@@ -188,28 +188,70 @@ def check_arch(arch, plan, splats, flt, table, missing):
             row[1] += 1
             errors.append(f'{name} {st.name.lower()}')
 
+    return errors + count_missing(arch, plan, flt, cases, missing)
+
+
+def count_missing(arch, plan, flt, cases, missing):
+    """Planned cases of @arch that did not run: errors, counted as failed."""
+    errors = []
     for (suite, case), expect in sorted(plan.items()):
-        if arch in expect and matches(flt, suite, case) and \
+        if plan_arch(arch) in expect and matches(flt, suite, case) and \
                 (suite, case) not in cases:
             errors.append(f'{arch}: planned {suite}.{case} did not run')
             missing[arch] = missing.get(arch, 0) + 1
     return errors
 
 
+def read_status(arch):
+    """results/ARCH.status: "ran", or why this run did not run the arch."""
+    try:
+        with open(os.path.join(RESULTS, f'{arch}.status')) as f:
+            return f.read().strip() or 'not run: empty status'
+    except OSError:
+        return f'not run: no results of {arch} (make kunit ARCH={arch})'
+
+
+def read_configs(path, errors):
+    """results/configs.tsv rows, with an error for each that failed."""
+    rows = []
+    if not os.path.exists(path):
+        errors.append(f'no {path}: the configuration stage did not run')
+        return rows
+    with open(path) as f:
+        head = f.readline().rstrip('\n').split('\t')
+        for line in f:
+            row = dict(zip(head, line.rstrip('\n').split('\t')))
+            rows.append(row)
+            bad = [k for k in ('built', 'booted', 'passed')
+                   if row.get(k) == 'no']
+            if row.get('warnings') not in ('-', '0', None):
+                bad.append('warnings')
+            if bad:
+                errors.append(f'configuration {row["config"]} on '
+                              f'{row["arch"]}: not {"/".join(bad)}: '
+                              f'{row.get("note", "")}')
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--arch', action='append', choices=ARCHES)
     ap.add_argument('--filter', default='')
+    ap.add_argument('--configs', action='store_true',
+                    help='also judge results/configs.tsv')
     args = ap.parse_args()
     arches = args.arch or ARCHES
-    plan, splats = parse_plan(os.path.join(TOP, 'kunit', 'plan'))
+    plan = parse_plan(os.path.join(TOP, 'kunit', 'plan'))
 
     table, errors, missing = {}, [], {}
     for arch in arches:
-        errors += check_arch(arch, plan, splats, args.filter, table, missing)
+        errors += check_arch(arch, plan, args.filter, table, missing)
+    configs = read_configs(os.path.join(RESULTS, 'configs.tsv'), errors) \
+        if args.configs else []
 
     lines = ['| suite | ' + ' | '.join(arches) + ' |',
              '|---|' + '---|' * len(arches)]
+    notrun = table.pop('(not run)', {})
     for suite in sorted(table):
         cells = []
         for arch in arches:
@@ -217,19 +259,33 @@ def main():
             cells.append(f'{p} passed, {f} failed, {s} skipped'
                          if (p, f, s) != (0, 0, 0) else '-')
         lines.append(f'| {suite} | ' + ' | '.join(cells) + ' |')
+    if notrun:
+        lines.append('| (this run) | ' + ' | '.join(
+            notrun.get(a, 'ran') for a in arches) + ' |')
     total = [sum(table[s].get(a, (0, 0, 0))[i] for s in table for a in arches)
              for i in range(3)]
-    lines.append('')
-    lines.append(f'{total[0]} passed, {total[1]} failed, {total[2]} skipped'
-                 f' ({", ".join(arches)})')
+    if configs:
+        lines += ['', '| configuration | arch | built | booted | passed '
+                  '| new warnings | cases passed/failed/skipped | note |',
+                  '|---|---|---|---|---|---|---|---|']
+        for r in configs:
+            lines.append('| ' + ' | '.join(r.get(k, '') for k in (
+                'config', 'arch', 'built', 'booted', 'passed', 'warnings',
+                'cases', 'note')) + ' |')
+            if r.get('cases', '-') != '-':
+                for i, n in enumerate(r['cases'].split('/')):
+                    total[i] += int(n)
     os.makedirs(RESULTS, exist_ok=True)
     with open(os.path.join(RESULTS, 'summary.md'), 'w') as f:
         f.write('# KUnit results\n\n' + '\n'.join(lines) + '\n')
+        f.write(f'\n{total[0]} passed, {total[1]} failed, {total[2]} '
+                f'skipped ({", ".join(arches)}'
+                f'{", configurations" if configs else ""})\n')
         if errors:
             f.write('\n## Errors\n\n' + ''.join(f'- {e}\n' for e in errors))
 
     print()
-    print('\n'.join(lines[:-2]))
+    print('\n'.join(lines))
     print()
     for e in errors:
         print(f'error: {e}')

@@ -1,20 +1,40 @@
 #!/usr/bin/env bash
-# make check: checkpatch, then the KUnit suites on every arch, then the
-# results against kunit/plan.  The last line is "N passed, N failed, N
-# skipped" over all arches; the exit status is non-zero on any failure.
+# make check: checkpatch, then our KUnit suites on every arch (x86_64, arm,
+# and arm-lpae, 32-bit ARM with LPAE), then the configuration stage
+# (scripts/configs.sh: kunit.py's default run on UML, x86_64 and arm
+# against the baseline, modules, options off, W=1/sparse,
+# tools/testing/scatterlist), then the results against kunit/plan.  The
+# last line is "N passed, N failed, N skipped" over every KUnit run; the
+# exit status is non-zero on any failure.
 . "$(dirname "$0")/common.sh"
 
 [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES
 "$TOP/scripts/deps.sh" "$@"
 
+stage() {	# stage NAME COMMAND...: run and time one stage
+	local t0=$SECONDS name=$1 rc=0
+	shift
+	"$@" || rc=$?
+	printf '%s\t%s\t%s\n' "$name" $((SECONDS - t0)) "$rc" >>"$RESULTS/stages.tsv"
+	note "stage $name: $((SECONDS - t0)) s"
+	return $rc
+}
+
+mkdir -p "$RESULTS"
+printf 'stage\tseconds\texit\n' >"$RESULTS/stages.tsv"
 rc=0
-"$TOP/scripts/checkpatch.sh" || rc=1
+stage checkpatch "$TOP/scripts/checkpatch.sh" || rc=1
 for arch in "$@"; do
 	note "=== $arch ==="
-	"$TOP/scripts/run-kunit.sh" "$arch" || rc=1
+	stage "kunit-$arch" "$TOP/scripts/run-kunit.sh" "$arch" || rc=1
 done
+config_arches="um"
+for arch in "$@"; do
+	case "$arch" in x86_64 | arm) config_arches="$config_arches $arch" ;; esac
+done
+stage configs "$TOP/scripts/configs.sh" $config_arches || rc=1
 args=()
 for arch in "$@"; do args+=(--arch "$arch"); done
 [ $rc -eq 0 ] || echo "error: checkpatch or a kunit.py run failed (see above)"
-"$TOP/scripts/check-results.py" "${args[@]}" || rc=1
+"$TOP/scripts/check-results.py" "${args[@]}" --configs || rc=1
 exit $rc

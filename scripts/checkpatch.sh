@@ -4,6 +4,7 @@
 # a patch in kernel-patches/checkpatch-exceptions ("<patch> <TYPE> <why>").
 . "$(dirname "$0")/common.sh"
 
+lock shared
 "$TOP/scripts/baseline.sh"
 exceptions=$PATCHES/checkpatch-exceptions
 bad=0

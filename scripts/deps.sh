@@ -7,13 +7,13 @@
 
 pkgs="linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev
       python3-ply python3-git
-      python3 ccache xz-utils git"
+      python3 ccache xz-utils git sparse"
 [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES
 for arch in "$@"; do
 	check_arch "$arch"
 	case "$arch" in
 	x86_64) pkgs="$pkgs qemu-system-x86" ;;
-	arm) pkgs="$pkgs qemu-system-arm gcc-arm-linux-gnueabihf" ;;
+	arm | arm-lpae) pkgs="$pkgs qemu-system-arm gcc-arm-linux-gnueabihf" ;;
 	esac
 done
 
@@ -24,12 +24,12 @@ for p in $pkgs; do
 done
 [ -z "$missing" ] && exit 0
 
-cmd="apt-get install -y --no-install-recommends$missing"
+cmd="apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends$missing"
 if [ "$(id -u)" != 0 ]; then
 	die "missing Debian packages:$missing
 run as root:  apt-get update && $cmd"
 fi
 note "installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null || die "apt-get update failed"
+apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null || die "apt-get update failed"
 $cmd || die "'$cmd' failed"

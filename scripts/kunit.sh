@@ -9,6 +9,8 @@ arch=${1:-x86_64}
 filter=${2:-}
 check_arch "$arch"
 rc=0
-"$TOP/scripts/run-kunit.sh" "$arch" "$filter" || rc=1
+"$TOP/scripts/run-kunit.sh" "$arch" "$filter" || rc=$?
+# Interrupted: stop here, there is nothing of this run to check.
+[ $rc -eq 130 ] && exit 130
 "$TOP/scripts/check-results.py" --arch "$arch" --filter "$filter" || rc=1
-exit $rc
+[ $rc -eq 0 ] || exit 1

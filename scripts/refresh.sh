@@ -5,6 +5,7 @@
 # refresh without changes leaves "git diff" empty.
 . "$(dirname "$0")/common.sh"
 
+lock exclusive
 git -C "$DEVTREE" rev-parse --git-dir >/dev/null 2>&1 ||
 	die "no tree at $DEVTREE: run 'make tree' first"
 dgit=(git -C "$DEVTREE" -c core.abbrev=12 -c diff.algorithm=myers

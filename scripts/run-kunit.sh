@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Build baseline + series for one arch and run its KUnit suites in QEMU with
 # the tree's own kunit.py.  Results: results/ARCH.json (kunit.py --json),
-# results/ARCH.log (raw console log), results/ARCH.version.
+# results/ARCH.log (raw console log), results/ARCH.version, and
+# results/ARCH.status: "ran" once the guest ran, else "not run: REASON"
+# (written first, before anything else, so that results of an earlier run
+# are never read as this run's).  An interrupt (SIGINT, SIGTERM) stops the
+# run at once with "interrupted" and exit status 130.
 #
 # usage: scripts/run-kunit.sh ARCH [FILTER]
 . "$(dirname "$0")/common.sh"
@@ -10,22 +14,40 @@ arch=${1:?usage: run-kunit.sh ARCH [FILTER]}
 filter=${2:-}
 check_arch "$arch"
 
-"$TOP/scripts/deps.sh" "$arch"
-"$TOP/scripts/apply.sh"
+mkdir -p "$RESULTS"
+status=$RESULTS/$arch.status
+rm -f "$RESULTS/$arch.json" "$RESULTS/$arch.log" "$RESULTS/$arch.version"
+echo "not run: the run stopped before the kernel was built" >"$status"
+interrupted() {
+	trap '' INT TERM
+	echo "not run: interrupted" >"$status"
+	echo "interrupted: the $arch run stopped; the next run repairs the cache" >&2
+	kill -TERM 0 2>/dev/null	# QEMU, make and kunit.py, if still running
+	exit 130
+}
+trap interrupted INT TERM
+fail() {	# fail REASON: not run, for REASON
+	echo "not run: $1" >"$status"
+	die "$arch: $1"
+}
 
+"$TOP/scripts/deps.sh" "$arch" || fail "installing the packages failed"
+"$TOP/scripts/apply.sh" || fail "the series does not apply (see above)"
+
+cross=$(cross_of "$arch")
 case "$arch" in
-x86_64) cross= ; timeout=${KUNIT_TIMEOUT:-120} ;;
-arm) cross=arm-linux-gnueabihf- ; timeout=${KUNIT_TIMEOUT:-300} ;;
+x86_64) timeout=${KUNIT_TIMEOUT:-120} ;;
+arm*) timeout=${KUNIT_TIMEOUT:-300} ;;
 esac
 
 build=$CACHE/build/$arch
-mkdir -p "$build" "$RESULTS"
-rm -f "$RESULTS/$arch.json" "$RESULTS/$arch.log" "$build/test.log"
+mkdir -p "$build"
+rm -f "$build/test.log"
 
 ver=$(source_version)
 {
 	echo "linux-source-6.1 $ver"
-	echo "series $(cgit rev-parse HEAD) ($(series_files | wc -l) patches)"
+	echo "series $(cat "$CACHE/linux.state") ($(series_files | wc -l) patches)"
 } >"$RESULTS/$arch.version"
 note "linux-source-6.1 $ver, arch $arch, build dir $build"
 
@@ -35,14 +57,19 @@ args=(run --build_dir "$build"
       --jobs "$(nproc)" --timeout "$timeout"
       --json="$RESULTS/$arch.json")
 [ -n "$cross" ] && args+=(--cross_compile "$cross")
-if [ "${CCACHE:-1}" = 1 ] && command -v ccache >/dev/null; then
-	export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
-	args+=(--make_options "CC=ccache ${cross}gcc"
-	       --make_options "HOSTCC=ccache gcc")
-fi
+ccache_opts "$cross"
+args+=("${KMAKE[@]}")
 [ -n "$filter" ] && args+=("$filter")
 
 rc=0
-(cd "$SRC" && python3 tools/testing/kunit/kunit.py "${args[@]}") || rc=$?
-[ -f "$build/test.log" ] && cp "$build/test.log" "$RESULTS/$arch.log"
+# scripts/tty/stty: no stty error from kunit.py without a terminal.
+(cd "$SRC" && PATH=$TOP/scripts/tty:$PATH \
+	${KUNIT_PY:-python3 tools/testing/kunit/kunit.py} "${args[@]}") || rc=$?
+if [ -f "$build/test.log" ]; then
+	cp "$build/test.log" "$RESULTS/$arch.log"
+	echo ran >"$status"
+else
+	rm -f "$RESULTS/$arch.json"
+	fail "the kernel did not build or did not start (kunit.py exit $rc, see above)"
+fi
 exit $rc

@@ -7,7 +7,9 @@
 # "make refresh" has not exported, it stops and says so.
 . "$(dirname "$0")/common.sh"
 
+lock shared
 commit=$("$TOP/scripts/apply.sh" --commit)
+lock exclusive
 
 if git -C "$DEVTREE" rev-parse --git-dir >/dev/null 2>&1; then
 	dgit=(git -C "$DEVTREE")

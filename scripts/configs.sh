@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# make check's configuration stage: the series in the configurations people
+# build, not only in ours.  For each ARCH given (um, x86_64, arm):
+#   alltests  kunit.py's own default run (KUNIT_ALL_TESTS, no fragment of
+#             ours) on baseline + series, compared case by case with the
+#             same run on the untouched baseline; the baseline run is made
+#             once per package version and kept in $CACHE/baseline/
+#   modules   (not um) our fragment with KUnit, aacraid and our suites as
+#             modules: kernel and modules build, modpost says nothing
+#   off       (not um) our fragment with every option the series adds off
+#   warnings  (not um) W=1 and sparse (C=2) on each .c file the series
+#             touches that the modules configuration compiles, compared
+#             with the same file and .config on the baseline
+# and once: tools/testing/scatterlist builds and ./main passes.
+#
+# Writes results/configs/* and results/configs.tsv (one line per
+# configuration and arch), which check-results.py reads.
+#
+# usage: scripts/configs.sh [ARCH...]     (default: um x86_64 arm)
+. "$(dirname "$0")/common.sh"
+
+[ $# -gt 0 ] || set -- um x86_64 arm
+out=$RESULTS/configs
+tsv=$RESULTS/configs.tsv
+rm -rf "$out" "$tsv"
+mkdir -p "$out"
+printf 'config\tarch\tbuilt\tbooted\tpassed\twarnings\tcases\tnote\n' >"$tsv"
+
+lock shared
+"$TOP/scripts/apply.sh"
+series=$(cat "$CACHE/linux.state")
+ver=$(source_version)
+BASE=$CACHE/base
+BASELINE_RESULTS=$CACHE/baseline/$ver
+mkdir -p "$BASELINE_RESULTS"
+
+# The untouched baseline, a worktree of its own that nothing changes.
+if [ "$(cat "$BASE.state" 2>/dev/null)" != "$(cgit rev-parse baseline)" ]; then
+	lock exclusive
+	rm -f "$BASE.state"
+	if ! git -C "$BASE" rev-parse --git-dir >/dev/null 2>&1; then
+		rm -rf "$BASE"
+		cgit worktree prune
+		cgit worktree add -q --detach "$BASE" baseline
+	fi
+	git -C "$BASE" checkout -q -f --detach baseline
+	git -C "$BASE" clean -ffdxq
+	cgit rev-parse baseline >"$BASE.state"
+	lock shared
+fi
+
+record() {	# record CONFIG ARCH BUILT BOOTED PASSED WARNINGS CASES NOTE
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$tsv"
+}
+
+alltests() {	# alltests ARCH
+	local arch=$1 timeout=900 b=$BASELINE_RESULTS/alltests-$arch
+	if [ ! -s "$b.log" ]; then
+		note "$arch: kunit.py's default run on the baseline (once per package version)"
+		rm -f "$b.log"
+		kunit_in "$BASE" "$arch" run --timeout "$timeout" \
+			--build_dir "$CACHE/build/base-alltests-$arch" \
+			>"$b.out" 2>&1 || true
+		cp "$CACHE/build/base-alltests-$arch/test.log" "$b.log" 2>/dev/null ||
+			{ record alltests "$arch" no - - - - "the baseline run did not build or boot: $b.out"; return; }
+	fi
+	note "$arch: kunit.py's default run (KUNIT_ALL_TESTS) on baseline + series"
+	local n=$out/alltests-$arch rc=0
+	rm -f "$CACHE/build/alltests-$arch/test.log"
+	kunit_in "$SRC" "$arch" run --timeout "$timeout" \
+		--build_dir "$CACHE/build/alltests-$arch" \
+		--json="$n.json" >"$n.out" 2>&1 || rc=$?
+	if [ ! -f "$CACHE/build/alltests-$arch/test.log" ]; then
+		record alltests "$arch" no - - - - "$(build_error "$n.out")"
+		return
+	fi
+	cp "$CACHE/build/alltests-$arch/test.log" "$n.log"
+	python3 "$TOP/scripts/compare-runs.py" --config alltests --arch "$arch" \
+		"$b.log" "$n.log" "$(series_symbols | tr '\n' ' ')" \
+		"$CACHE/build/alltests-$arch/.config" >>"$tsv"
+}
+
+# The first compiler or kbuild error of a build log, and the file it names.
+build_error() {
+	local e
+	e=$(grep -m1 -E 'error:|ERROR:|Error [0-9]' "$1" || true)
+	echo "build failed: ${e:-see $1}"
+}
+
+buildonly() {	# buildonly modules|off ARCH
+	local kind=$1 arch=$2 n=$out/$1-$2 bd=$CACHE/build/$1-$2
+	note "$arch: build with $([ "$kind" = off ] && echo "every option the series adds off" || echo "KUnit and our suites as modules")"
+	fragment "$kind" "$arch" >"$n.kunitconfig"
+	if ! kunit_in "$SRC" "$arch" build --build_dir "$bd" \
+		--kunitconfig "$n.kunitconfig" >"$n.out" 2>&1; then
+		record "$kind" "$arch" no - - - - "$(build_error "$n.out")"
+		return 1
+	fi
+	local mp note=
+	mp=$(grep -c 'modpost' "$n.out" || true)
+	[ "$mp" = 0 ] || note="modpost: $(grep -m1 modpost "$n.out")"
+	if [ "$kind" = modules ]; then
+		local want have
+		want=$(grep -c '=m$' "$n.kunitconfig")
+		have=$(grep -c -E '^CONFIG_[A-Z0-9_]+=m$' "$bd/.config" || true)
+		[ "$have" -ge "$want" ] || note="${note:+$note; }only $have of $want options are =m"
+		note="${note:-$(find "$bd" -name '*.ko' | wc -l) modules, modpost clean}"
+	fi
+	if [ "$mp" = 0 ]; then
+		record "$kind" "$arch" yes - yes - - "${note:-builds}"
+	else
+		record "$kind" "$arch" yes - no - - "$note"
+		return 1
+	fi
+}
+
+# W=1 and sparse on the files the series touches, against the baseline.
+warnings() {	# warnings ARCH
+	local arch=$1 mod=$CACHE/build/modules-$arch cross f objs=() key
+	cross=$(cross_of "$arch")
+	[ -f "$mod/.config" ] || { record warnings "$arch" no - - - - "no modules build"; return 1; }
+	while read -r f; do
+		local o=${f%.c}.o
+		[ -f "$mod/$(dirname "$o")/.$(basename "$o").cmd" ] && objs+=("$o")
+	done < <(cgit diff --name-only baseline "$series" -- '*.c' ':!tools/')
+	key=$( { echo "$series $arch ${objs[*]}"; cat "$mod/.config"; } | sha1sum | cut -c1-16)
+	local n=$out/warnings-$arch cached=$CACHE/warnings/$key
+	mkdir -p "$CACHE/warnings"
+	if [ ! -f "$cached.new" ]; then
+		note "$arch: W=1 and sparse on ${#objs[@]} file(s) the series touches"
+		w1 "$SRC" "$CACHE/build/w1-$arch" "$arch" "${objs[@]}" >"$cached.series" 2>&1 ||
+			{ record warnings "$arch" no - - - - "$(build_error "$cached.series")"; return 1; }
+		local bobjs=() o
+		for o in "${objs[@]}"; do [ -f "$BASE/${o%.o}.c" ] && bobjs+=("$o"); done
+		local bkey
+		bkey=$( { echo "$ver $arch ${bobjs[*]}"; cat "$mod/.config"; } | sha1sum | cut -c1-16)
+		if [ ! -f "$CACHE/warnings/base-$bkey" ]; then
+			w1 "$BASE" "$CACHE/build/base-w1-$arch" "$arch" "${bobjs[@]}" \
+				>"$CACHE/warnings/base-$bkey.tmp" 2>&1 || true
+			mv "$CACHE/warnings/base-$bkey.tmp" "$CACHE/warnings/base-$bkey"
+		fi
+		python3 "$TOP/scripts/new-warnings.py" "$CACHE/warnings/base-$bkey" \
+			"$cached.series" >"$cached.new"
+	fi
+	cp "$cached.series" "$n.out"
+	cp "$cached.new" "$n.new"
+	local count
+	count=$(grep -c . "$n.new" || true)
+	record warnings "$arch" yes - "$([ "$count" = 0 ] && echo yes || echo no)" "$count" - \
+		"W=1 C=2 on ${#objs[@]} file(s), $count new (results/configs/warnings-$arch.new)"
+	[ "$count" = 0 ]
+}
+
+w1() {	# w1 TREE BUILD_DIR ARCH OBJ...: compile OBJs with W=1 C=2
+	local tree=$1 bd=$2 arch=$3 cross linux_arch=$3
+	shift 3
+	cross=$(cross_of "$arch")
+	case "$arch" in arm*) linux_arch=arm ;; esac
+	mkdir -p "$bd"
+	cp "$CACHE/build/modules-$arch/.config" "$bd/.config"
+	local m=(make -C "$tree" ARCH="$linux_arch" O="$bd" -j"$(nproc)")
+	[ -n "$cross" ] && m+=(CROSS_COMPILE="$cross")
+	"${m[@]}" olddefconfig >/dev/null
+	"${m[@]}" prepare >/dev/null 2>&1 || "${m[@]}" prepare
+	[ $# -gt 0 ] || return 0
+	(cd "$bd" && rm -f "$@")
+	"${m[@]}" W=1 C=2 "$@" 2>&1 >/dev/null
+}
+
+# In a copy of the files it uses, as it writes where it builds.
+scatterlist() {
+	note "tools/testing/scatterlist on baseline + series"
+	local n=$out/scatterlist.out t
+	t=$(mktemp -d)
+	(cd "$SRC" && cp --parents -r tools/testing/scatterlist tools/include \
+		lib/scatterlist.c include/linux/scatterlist.h "$t/")
+	if make -C "$t/tools/testing/scatterlist" >"$n" 2>&1 &&
+		(cd "$t/tools/testing/scatterlist" && ./main) >>"$n" 2>&1; then
+		record scatterlist host yes yes yes - - "builds, ./main passes"
+	else
+		record scatterlist host no - no - - "$(build_error "$n")"
+	fi
+	rm -rf "$t"
+}
+
+rc=0
+scatterlist
+for arch in "$@"; do
+	alltests "$arch"
+	[ "$arch" = um ] && continue
+	buildonly off "$arch" || true
+	buildonly modules "$arch" && warnings "$arch" || true
+done
+# A stage that failed left "no" or a note; check-results.py judges.
+exit 0
