@@ -7,13 +7,15 @@ ARCHES := x86_64 arm arm-lpae
 BENCH_ARCHES := x86_64 arm
 export CACHE
 
-.PHONY: help kunit check checkpatch tree refresh bench bench-loop check-series deps clean
+.PHONY: help kunit check checkpatch configs selftest tree refresh bench bench-loop check-series deps clean
 
 help:
 	@echo "make kunit [ARCH=x86_64|arm] [FILTER='suite_glob[.test_glob]']"
 	@echo "                     build baseline + series, run the KUnit suites in QEMU"
 	@echo "make check           both arches, test plan, splat scan, checkpatch"
 	@echo "make checkpatch      scripts/checkpatch.pl --strict on every patch"
+	@echo "make configs         the configuration stage of make check alone"
+	@echo "make selftest        the harness's own tests (no kernel build)"
 	@echo "make tree            materialise the patched tree for editing"
 	@echo "make refresh         export the tree's commits to kernel-patches/"
 	@echo "make bench           collect the KTAP benchmark figures of both arches"
@@ -31,6 +33,12 @@ check:
 
 checkpatch:
 	scripts/checkpatch.sh
+
+configs:
+	scripts/configs.sh
+
+selftest:
+	scripts/selftest.sh
 
 tree:
 	scripts/tree.sh

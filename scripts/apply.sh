@@ -16,6 +16,7 @@
 #        scripts/apply.sh --commit   only print the commit of baseline + series
 . "$(dirname "$0")/common.sh"
 
+series_files >/dev/null	# a series naming a missing file stops here
 lock shared
 "$TOP/scripts/baseline.sh"
 

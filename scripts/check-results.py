@@ -26,9 +26,6 @@ import shlex
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CACHE = os.environ.get('CACHE') or os.path.join(
-    os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'),
-    'dmatopics')
 RESULTS = os.environ.get('RESULTS') or os.path.join(TOP, 'results')
 ARCHES = ['x86_64', 'arm', 'arm-lpae']
 
@@ -148,6 +145,12 @@ def check_arch(arch, plan, flt, table, missing):
     errors = check_splats(arch, log, owner)
 
     top, cases = parse_log(log)
+    # A case cut off by a crash or timeout has no name in kunit.py's parse:
+    # the crash or timeout below reports it, and the planned case it was
+    # counts as not run.
+    unnamed = [k for k in cases if not k[1]]
+    for k in unnamed:
+        del cases[k]
     last = last or 'none'
     if 'terminating on signal' in log:
         errors.append(f'{arch}: timeout: kunit.py stopped QEMU before the '
@@ -156,7 +159,7 @@ def check_arch(arch, plan, flt, table, missing):
     elif not cases:
         errors.append(f'{arch}: the kernel printed no KTAP results; last '
                       f'suite started: {last}')
-    elif top.status == S.TEST_CRASHED or any(
+    elif unnamed or top.status == S.TEST_CRASHED or any(
             st == S.TEST_CRASHED for st in cases.values()):
         errors.append(f'{arch}: the run crashed; last suite started: {last}')
 
@@ -219,8 +222,14 @@ def read_configs(path, errors):
         return rows
     with open(path) as f:
         head = f.readline().rstrip('\n').split('\t')
-        for line in f:
-            row = dict(zip(head, line.rstrip('\n').split('\t')))
+        lines = f.read().splitlines()
+        if not lines or lines[-1] != '# complete':
+            errors.append('the configuration stage stopped before it '
+                          f'finished ({path} is incomplete)')
+        for line in lines:
+            if line.startswith('#'):
+                continue
+            row = dict(zip(head, line.split('\t')))
             rows.append(row)
             bad = [k for k in ('built', 'booted', 'passed')
                    if row.get(k) == 'no']
@@ -241,7 +250,8 @@ def main():
                     help='also judge results/configs.tsv')
     args = ap.parse_args()
     arches = args.arch or ARCHES
-    plan = parse_plan(os.path.join(TOP, 'kunit', 'plan'))
+    plan = parse_plan(os.environ.get('PLAN') or
+                      os.path.join(TOP, 'kunit', 'plan'))
 
     table, errors, missing = {}, [], {}
     for arch in arches:

@@ -9,20 +9,34 @@
 . "$(dirname "$0")/common.sh"
 
 [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES
-"$TOP/scripts/deps.sh" "$@"
+mkdir -p "$RESULTS"
+printf 'stage\tseconds\texit\n' >"$RESULTS/stages.tsv"
+# Before anything else: no result of an earlier run may be read as this
+# run's.
+for arch in "$@"; do
+	rm -f "$RESULTS/$arch".{json,log,version}
+	echo "not run: make check stopped before this arch ran" >"$RESULTS/$arch.status"
+done
+rm -rf "$RESULTS/configs" "$RESULTS/configs.tsv" "$RESULTS/summary.md"
+"$TOP/scripts/deps.sh" "$@" um
 
 stage() {	# stage NAME COMMAND...: run and time one stage
 	local t0=$SECONDS name=$1 rc=0
 	shift
 	"$@" || rc=$?
+	[ $rc -eq 130 ] && interrupted
 	printf '%s\t%s\t%s\n' "$name" $((SECONDS - t0)) "$rc" >>"$RESULTS/stages.tsv"
 	note "stage $name: $((SECONDS - t0)) s"
 	return $rc
 }
 
-mkdir -p "$RESULTS"
-printf 'stage\tseconds\texit\n' >"$RESULTS/stages.tsv"
+interrupted() {
+	echo "interrupted: make check stopped" >&2
+	exit 130
+}
+trap interrupted INT TERM
 rc=0
+stage selftest "$TOP/scripts/selftest.sh" || rc=1
 stage checkpatch "$TOP/scripts/checkpatch.sh" || rc=1
 for arch in "$@"; do
 	note "=== $arch ==="

@@ -125,7 +125,8 @@ kunit_in() {	# kunit_in TREE ARCH SUBCOMMAND ARGS...
 	case "$sub" in run | build) a+=(--jobs "$(nproc)") ;; esac
 	[ "$arch" = um ] || a+=(--arch "$arch")
 	[ -n "$cross" ] && a+=(--cross_compile "$cross")
-	(cd "$tree" && python3 tools/testing/kunit/kunit.py "${a[@]}" "$@")
+	(cd "$tree" && PATH=$TOP/scripts/tty:$PATH \
+		python3 tools/testing/kunit/kunit.py "${a[@]}" "$@")
 }
 
 fragment() {	# fragment modules|off ARCH: our kunitconfig, changed

@@ -80,11 +80,19 @@ alltests() {	# alltests ARCH
 		"$CACHE/build/alltests-$arch/.config" >>"$tsv"
 }
 
-# The first compiler or kbuild error of a build log, and the file it names.
+# The first compiler or kbuild error of a build log, and the patches of
+# the series that touch the file it names ("make check-series" finds the
+# first position that fails).
 build_error() {
-	local e
+	local e f p by=
 	e=$(grep -m1 -E 'error:|ERROR:|Error [0-9]' "$1" || true)
-	echo "build failed: ${e:-see $1}"
+	f=$(echo "$e" | sed -n -E 's,^(\.\./|/[^ ]*/(linux|base)/)?([^: ]+):[0-9]+:.*,\3,p')
+	if [ -n "$f" ]; then
+		for p in $(series_files); do
+			grep -q "^diff --git a/$f " "$p" && by="$by $(basename "$p")"
+		done
+	fi
+	echo "build failed: ${e:-see $1}${f:+ ($f is touched by:${by:- no patch of the series})}"
 }
 
 buildonly() {	# buildonly modules|off ARCH
@@ -191,5 +199,7 @@ for arch in "$@"; do
 	buildonly off "$arch" || true
 	buildonly modules "$arch" && warnings "$arch" || true
 done
-# A stage that failed left "no" or a note; check-results.py judges.
+# A stage that failed left "no" or a note; check-results.py judges, and
+# takes a file without this last line for a stage that stopped half-way.
+echo "# complete" >>"$tsv"
 exit 0

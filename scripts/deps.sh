@@ -10,10 +10,11 @@ pkgs="linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev
       python3 ccache xz-utils git sparse"
 [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES
 for arch in "$@"; do
-	check_arch "$arch"
+	[ "$arch" = um ] || check_arch "$arch"
 	case "$arch" in
 	x86_64) pkgs="$pkgs qemu-system-x86" ;;
 	arm | arm-lpae) pkgs="$pkgs qemu-system-arm gcc-arm-linux-gnueabihf" ;;
+	um) ;;
 	esac
 done
 

@@ -7,7 +7,9 @@ import sys
 CACHE = os.environ.get('CACHE') or os.path.join(
     os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'),
     'dmatopics')
-sys.path.insert(0, os.path.join(CACHE, 'linux', 'tools', 'testing', 'kunit'))
+# KUNIT_TOOLS: another tree's tools/testing/kunit (the harness self-test).
+sys.path.insert(0, os.environ.get('KUNIT_TOOLS') or
+                os.path.join(CACHE, 'linux', 'tools', 'testing', 'kunit'))
 import kunit_parser  # noqa: E402  (kunit.py's parser, from the tree)
 import kunit_printer  # noqa: E402
 

@@ -8,6 +8,8 @@
 arch=${1:-x86_64}
 filter=${2:-}
 check_arch "$arch"
+# An interrupt reaches run-kunit.sh too, which says so and exits 130.
+trap 'exit 130' INT TERM
 rc=0
 "$TOP/scripts/run-kunit.sh" "$arch" "$filter" || rc=$?
 # Interrupted: stop here, there is nothing of this run to check.

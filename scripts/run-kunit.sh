@@ -22,7 +22,6 @@ interrupted() {
 	trap '' INT TERM
 	echo "not run: interrupted" >"$status"
 	echo "interrupted: the $arch run stopped; the next run repairs the cache" >&2
-	kill -TERM 0 2>/dev/null	# QEMU, make and kunit.py, if still running
 	exit 130
 }
 trap interrupted INT TERM

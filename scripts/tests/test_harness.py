@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""Self-test of the harness scripts ("make selftest"): no kernel build.
+
+Each case runs the real scripts against small fixtures (scripts/tests/
+fixtures/) in a scratch cache whose "kernel tree" is one file, and checks
+the exact error and the exit status:
+  - a corrupted patch, a series naming a missing file (apply.sh);
+  - stale results of an earlier run (run-kunit.sh, check-results.py);
+  - KTAP logs with a crash in the middle, a timeout, an unplanned case, a
+    skip with the wrong reason (check-results.py, kunit.py's parser);
+  - an interrupt (SIGINT, SIGTERM) of a run;
+  - two applies at once on one cache (the lock).
+KTAP is read with kunit.py's parser from the cached kernel tree
+(KUNIT_TOOLS).
+"""
+import fcntl
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+FIX = os.path.join(HERE, 'fixtures')
+SCRIPTS = os.path.join(TOP, 'scripts')
+GOOD = ['0001-hello-add-a-first-comment.patch',
+        '0002-hello-add-a-second-comment.patch']
+
+
+def git(cwd, *args):
+    return subprocess.run(
+        ['git', '-c', 'user.name=t', '-c', 'user.email=t@localhost', *args],
+        cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
+
+
+class Harness(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix='dmatopics-selftest-')
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.cache = os.path.join(self.tmp, 'cache')
+        src = os.path.join(self.cache, 'linux')
+        os.makedirs(src)
+        shutil.copy(os.path.join(FIX, 'tree', 'hello.c'), src)
+        ver = subprocess.run(
+            ['bash', '-c', f'. {SCRIPTS}/common.sh; source_version'],
+            capture_output=True, text=True).stdout.strip()
+        git(src, 'init', '-q', '-b', 'build')
+        git(src, 'add', '-A')
+        git(src, 'commit', '-q', '-m', f'linux-source-6.1 {ver}')
+        git(src, 'tag', '-a', '-m', f'linux-source-6.1 {ver}', 'baseline')
+        self.src = src
+        self.patches = os.path.join(self.tmp, 'patches')
+        self.results = os.path.join(self.tmp, 'results')
+        os.makedirs(self.patches)
+        self.env = dict(os.environ, CACHE=self.cache, PATCHES=self.patches,
+                        RESULTS=self.results,
+                        PLAN=os.path.join(FIX, 'plan'),
+                        KUNIT_TOOLS=os.environ['KUNIT_TOOLS'])
+        self.env.pop('LOCK_FD', None)
+
+    def series(self, *names):
+        for n in names:
+            if os.path.exists(os.path.join(FIX, 'patches', n)):
+                shutil.copy(os.path.join(FIX, 'patches', n), self.patches)
+        with open(os.path.join(self.patches, 'series'), 'w') as f:
+            f.write(''.join(n + '\n' for n in names))
+
+    def run_script(self, *args, **kw):
+        return subprocess.run([os.path.join(SCRIPTS, args[0]), *args[1:]],
+                              env=self.env, capture_output=True, text=True,
+                              timeout=60, **kw)
+
+    def results_of(self, log, status='ran', arch='x86_64'):
+        os.makedirs(self.results, exist_ok=True)
+        shutil.copy(os.path.join(FIX, log),
+                    os.path.join(self.results, f'{arch}.log'))
+        with open(os.path.join(self.results, f'{arch}.status'), 'w') as f:
+            f.write(status + '\n')
+
+    def check(self, arch='x86_64'):
+        return self.run_script('check-results.py', '--arch', arch)
+
+    def head(self):
+        return git(self.src, 'rev-parse', 'HEAD')
+
+    # apply.sh
+
+    def test_series_applies(self):
+        self.series(*GOOD)
+        r = self.run_script('apply.sh')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(self.src, 'hello.c')) as f:
+            self.assertIn('/* second */', f.read())
+
+    def test_corrupted_patch_is_named_and_nothing_is_applied(self):
+        self.series(GOOD[0], '0002-corrupt.patch')
+        r = self.run_script('apply.sh')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('error: patch 2 of the series, '
+                      f'{self.patches}/0002-corrupt.patch,\ndoes not apply',
+                      r.stderr)
+        self.assertIn('git am: error: patch failed: hello.c:1', r.stderr)
+        self.assertIn('Nothing was applied: the build\ntree '
+                      f'{self.src} is at the baseline.', r.stderr)
+        self.assertEqual(self.head(), git(self.src, 'rev-parse',
+                                          'baseline^{commit}'))
+        self.assertEqual(git(self.src, 'status', '--porcelain'), '')
+
+    def test_series_naming_a_missing_file_is_refused(self):
+        self.series(GOOD[0], '0002-missing.patch')
+        r = self.run_script('apply.sh')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('error: series lists 0002-missing.patch but '
+                      'kernel-patches/0002-missing.patch does not exist',
+                      r.stderr)
+
+    # stale results
+
+    def test_results_of_an_earlier_run_are_never_counted(self):
+        self.results_of('pass.log')
+        r = self.check()
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertTrue(r.stdout.endswith(
+            '2 passed, 0 failed, 1 skipped\n'), r.stdout)
+
+        self.series(GOOD[0], '0002-corrupt.patch')
+        r = self.run_script('run-kunit.sh', 'x86_64')
+        self.assertEqual(r.returncode, 1)
+        self.assertFalse(os.path.exists(
+            os.path.join(self.results, 'x86_64.log')))
+        r = self.check()
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('error: x86_64: not run: the series does not apply',
+                      r.stdout)
+        self.assertTrue(r.stdout.endswith(
+            '0 passed, 3 failed, 0 skipped\n'), r.stdout)
+
+    # KTAP logs
+
+    def test_crash_in_the_middle_names_the_last_suite(self):
+        self.results_of('crash.log')
+        r = self.check()
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('error: x86_64: the run crashed; last suite started: '
+                      'alpha', r.stdout)
+        self.assertIn('error: x86_64: kernel splat at x86_64.log:8: [    '
+                      '0.800000] BUG: kernel NULL pointer dereference',
+                      r.stdout)
+        self.assertIn('error: x86_64: planned beta.skips_on_x86 did not run',
+                      r.stdout)
+
+    def test_timeout_is_reported_as_a_timeout(self):
+        self.results_of('timeout.log')
+        r = self.check()
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('error: x86_64: timeout: kunit.py stopped QEMU before '
+                      'the run ended (--timeout, KUNIT_TIMEOUT=); last suite '
+                      'started: alpha', r.stdout)
+        self.assertNotIn('crashed', r.stdout)
+
+    def test_unplanned_case_fails(self):
+        self.results_of('unplanned.log')
+        r = self.check()
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('error: x86_64: alpha.three_is_not_planned ran but is '
+                      'not in kunit/plan', r.stdout)
+
+    def test_skip_with_the_wrong_reason_fails(self):
+        self.results_of('wrong-skip.log')
+        r = self.check()
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('error: x86_64: beta.skips_on_x86 skipped with "some '
+                      'other reason"; the plan says "not on this arch"',
+                      r.stdout)
+
+    def test_skip_where_the_plan_wants_a_pass_fails(self):
+        self.results_of('pass.log', arch='arm')
+        r = self.check('arm')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('error: arm: beta.skips_on_x86 skipped ("not on this '
+                      'arch"); the plan does not allow a skip on arm',
+                      r.stdout)
+
+    # interrupts
+
+    def interrupt(self, sig):
+        self.series(*GOOD)
+        started = os.path.join(self.tmp, 'started')
+        self.env.update(FAKE_KUNIT_STARTED=started,
+                        KUNIT_PY='python3 ' + os.path.join(FIX,
+                                                           'fake-kunit.py'))
+        p = subprocess.Popen([os.path.join(SCRIPTS, 'kunit.sh'), 'x86_64'],
+                             env=self.env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+        for _ in range(200):
+            if os.path.exists(started):
+                break
+            time.sleep(0.1)
+        self.assertTrue(os.path.exists(started), 'the run never started')
+        t0 = time.monotonic()
+        os.killpg(p.pid, sig)	# as a terminal's Ctrl-C does
+        out, err = p.communicate(timeout=30)
+        self.assertLess(time.monotonic() - t0, 10, 'did not stop at once')
+        self.assertEqual(p.returncode, 130, err)
+        self.assertIn('interrupted: the x86_64 run stopped; the next run '
+                      'repairs the cache', err)
+        self.assertNotIn('timeout:', out + err)
+        self.assertNotIn('passed,', out)	# no results checked
+        with open(os.path.join(self.results, 'x86_64.status')) as f:
+            self.assertEqual(f.read(), 'not run: interrupted\n')
+        r = self.run_script('apply.sh')	# the next run goes on
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_sigint_stops_the_run_and_says_interrupted(self):
+        self.interrupt(signal.SIGINT)
+
+    def test_sigterm_stops_the_run_and_says_interrupted(self):
+        self.interrupt(signal.SIGTERM)
+
+    # the lock
+
+    def test_a_second_apply_waits_for_the_lock_and_says_so(self):
+        self.series(*GOOD)
+        with open(os.path.join(self.cache, 'lock'), 'a') as lk:
+            fcntl.flock(lk, fcntl.LOCK_EX)
+            p = subprocess.Popen([os.path.join(SCRIPTS, 'apply.sh')],
+                                 env=self.env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+            time.sleep(1)
+            self.assertIsNone(p.poll(), 'apply.sh did not wait')
+            fcntl.flock(lk, fcntl.LOCK_UN)
+            out, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertIn('>>> waiting for another run that uses', err)
+
+    def test_two_applies_at_once_both_finish_with_the_series(self):
+        self.series(*GOOD)
+        ps = [subprocess.Popen([os.path.join(SCRIPTS, 'apply.sh')],
+                               env=self.env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+              for _ in range(2)]
+        for p in ps:
+            _, err = p.communicate(timeout=60)
+            self.assertEqual(p.returncode, 0, err)
+        with open(os.path.join(self.src, 'hello.c')) as f:
+            self.assertIn('/* second */', f.read())
+        self.assertEqual(git(self.src, 'status', '--porcelain'), '')
+        with open(os.path.join(self.cache, 'linux.state')) as f:
+            self.assertEqual(f.read().strip(), self.head())
+
+
+if __name__ == '__main__':
+    unittest.main(verbosity=2)
