@@ -7,12 +7,13 @@ ARCHES := x86_64 arm arm-lpae
 BENCH_ARCHES := x86_64 arm
 export CACHE
 
-.PHONY: help kunit check checkpatch configs selftest tree refresh bench bench-loop check-series deps clean
+.PHONY: help kunit check merge-results checkpatch configs selftest tree refresh bench bench-loop check-series deps clean
 
 help:
 	@echo "make kunit [ARCH=x86_64|arm] [FILTER='suite_glob[.test_glob]']"
 	@echo "                     build baseline + series, run the KUnit suites in QEMU"
-	@echo "make check           both arches, test plan, splat scan, checkpatch"
+	@echo "make check [ARCH=x]  every arch (or one), configurations, plan, splats, checkpatch"
+	@echo "make merge-results DIRS=\"d1 d2\"  one summary over per-arch results/ directories"
 	@echo "make checkpatch      scripts/checkpatch.pl --strict on every patch"
 	@echo "make configs         the configuration stage of make check alone"
 	@echo "make selftest        the harness's own tests (no kernel build)"
@@ -28,8 +29,13 @@ deps:
 kunit:
 	scripts/kunit.sh '$(ARCH)' '$(FILTER)'
 
+# make check: every arch and configuration; make check ARCH=x: one arch (a
+# CI matrix job), ARCH=um: the UML configuration alone.
 check:
-	scripts/check.sh $(ARCHES)
+	scripts/check.sh $(if $(filter command line,$(origin ARCH)),$(ARCH),$(ARCHES) um)
+
+merge-results:
+	scripts/merge-results.sh $(DIRS)
 
 checkpatch:
 	scripts/checkpatch.sh

@@ -30,15 +30,13 @@ RESULTS = os.environ.get('RESULTS') or os.path.join(TOP, 'results')
 ARCHES = ['x86_64', 'arm', 'arm-lpae']
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ktap import kunit_parser, parse  # noqa: E402
+from ktap import kunit_parser, parse, scan_ktap  # noqa: E402
 
 SPLAT = re.compile(
     r'(BUG:|WARNING:|Oops|KASAN:|UBSAN:|Kernel panic'
     r'|possible circular locking dependency|possible recursive locking'
     r'|inconsistent lock state|suspicious RCU usage'
     r'|INFO: task .* blocked for more than)')
-RESULT = re.compile(r'^(\s*)(not ok|ok) \d+ (?:- )?(.*?)(?: # SKIP ?(.*))?$')
-SUBTEST = re.compile(r'^(\s*)# Subtest: (\S+)')
 
 
 def parse_plan(path):
@@ -72,33 +70,6 @@ def parse_plan(path):
 def plan_arch(arch):
     """The plan column of an arch: a variant (arm-lpae) uses its arch's."""
     return arch.split('-')[0]
-
-
-def scan_ktap(log):
-    """One pass over the console log, following the suites' KTAP lines.
-
-    Returns (reasons, owner, last): the skip reason of each skipped case
-    (kunit.py's parser keeps only the status), for each line the (suite,
-    case) that was running when it was printed (a case prints its result
-    line when it ends, so a line belongs to the next case result of its
-    suite), and the last suite that started.
-    """
-    reasons, owner, pending, suite = {}, [], [], None
-    for n, raw in enumerate(log.splitlines()):
-        owner.append(None)
-        m = SUBTEST.search(raw)
-        if m and len(m.group(1)) == 4:
-            pending, suite = [], m.group(2)
-            continue
-        pending.append(n)
-        m = RESULT.search(raw)
-        if m and len(m.group(1)) == 4 and suite:
-            for p in pending:
-                owner[p] = (suite, m.group(3))
-            pending = []
-            if m.group(4) is not None:
-                reasons[(suite, m.group(3))] = m.group(4).strip()
-    return reasons, owner, suite
 
 
 def parse_log(log):
@@ -245,11 +216,19 @@ def read_configs(path, errors):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--arch', action='append', choices=ARCHES)
+    ap.add_argument('--arch-list', help='space-separated arches ("" for '
+                    'none: only the configurations)')
     ap.add_argument('--filter', default='')
     ap.add_argument('--configs', action='store_true',
                     help='also judge results/configs.tsv')
     args = ap.parse_args()
-    arches = args.arch or ARCHES
+    if args.arch_list is not None:
+        arches = args.arch_list.split()
+        for a in arches:
+            if a not in ARCHES:
+                ap.error(f'unknown arch {a!r}')
+    else:
+        arches = args.arch or ARCHES
     plan = parse_plan(os.environ.get('PLAN') or
                       os.path.join(TOP, 'kunit', 'plan'))
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make check: checkpatch, then our KUnit suites on every arch (x86_64, arm,
-# and arm-lpae, 32-bit ARM with LPAE), then the configuration stage
+# make check [ARCH...]: the harness self-test and checkpatch, then our
+# KUnit suites on every arch (x86_64, arm, and arm-lpae, 32-bit ARM with
+# LPAE) or those given, then the configuration stage
 # (scripts/configs.sh: kunit.py's default run on UML, x86_64 and arm
 # against the baseline, modules, options off, W=1/sparse,
 # tools/testing/scatterlist), then the results against kunit/plan.  The
@@ -8,17 +9,24 @@
 # exit status is non-zero on any failure.
 . "$(dirname "$0")/common.sh"
 
-[ $# -gt 0 ] || set -- $SUPPORTED_ARCHES
+[ $# -gt 0 ] || set -- $SUPPORTED_ARCHES um
+kunit_arches=() config_arches=()
+for arch in "$@"; do
+	[ "$arch" = um ] || check_arch "$arch"
+	case "$arch" in x86_64 | arm | arm-lpae) kunit_arches+=("$arch") ;; esac
+	case "$arch" in um | x86_64 | arm) config_arches+=("$arch") ;; esac
+done
+set -- "${kunit_arches[@]}"
 mkdir -p "$RESULTS"
 printf 'stage\tseconds\texit\n' >"$RESULTS/stages.tsv"
 # Before anything else: no result of an earlier run may be read as this
 # run's.
 for arch in "$@"; do
-	rm -f "$RESULTS/$arch".{json,log,version}
+	rm -f "$RESULTS/$arch".{json,log,version,ktap,junit.xml}
 	echo "not run: make check stopped before this arch ran" >"$RESULTS/$arch.status"
 done
 rm -rf "$RESULTS/configs" "$RESULTS/configs.tsv" "$RESULTS/summary.md"
-"$TOP/scripts/deps.sh" "$@" um
+"$TOP/scripts/deps.sh" "$@" "${config_arches[@]}"
 
 stage() {	# stage NAME COMMAND...: run and time one stage
 	local t0=$SECONDS name=$1 rc=0
@@ -42,13 +50,10 @@ for arch in "$@"; do
 	note "=== $arch ==="
 	stage "kunit-$arch" "$TOP/scripts/run-kunit.sh" "$arch" || rc=1
 done
-config_arches="um"
-for arch in "$@"; do
-	case "$arch" in x86_64 | arm) config_arches="$config_arches $arch" ;; esac
-done
-stage configs "$TOP/scripts/configs.sh" $config_arches || rc=1
-args=()
-for arch in "$@"; do args+=(--arch "$arch"); done
+[ ${#config_arches[@]} -eq 0 ] ||
+	stage configs "$TOP/scripts/configs.sh" "${config_arches[@]}" || rc=1
+args=(--arch-list "$*")
 [ $rc -eq 0 ] || echo "error: checkpatch or a kunit.py run failed (see above)"
-"$TOP/scripts/check-results.py" "${args[@]}" --configs || rc=1
+"$TOP/scripts/check-results.py" "${args[@]}" \
+	$([ ${#config_arches[@]} -eq 0 ] || echo --configs) || rc=1
 exit $rc

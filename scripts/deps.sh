@@ -6,7 +6,7 @@
 . "$(dirname "$0")/common.sh"
 
 pkgs="linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev
-      python3-ply python3-git
+      python3-ply python3-git python3-junit.xml
       python3 ccache xz-utils git sparse"
 [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES
 for arch in "$@"; do

@@ -2,6 +2,7 @@
 import contextlib
 import io
 import os
+import re
 import sys
 
 CACHE = os.environ.get('CACHE') or os.path.join(
@@ -31,3 +32,34 @@ def parse_cases(log):
             cases[(s.name, c.name)] = c.status.name
             crashed |= c.status == S.TEST_CRASHED
     return cases, crashed
+
+
+RESULT = re.compile(r'^(\s*)(not ok|ok) \d+ (?:- )?(.*?)(?: # SKIP ?(.*))?$')
+SUBTEST = re.compile(r'^(\s*)# Subtest: (\S+)')
+
+
+def scan_ktap(log):
+    """One pass over the console log, following the suites' KTAP lines.
+
+    Returns (reasons, owner, last): the skip reason of each skipped case
+    (kunit.py's parser keeps only the status), for each line the (suite,
+    case) that was running when it was printed (a case prints its result
+    line when it ends, so a line belongs to the next case result of its
+    suite), and the last suite that started.
+    """
+    reasons, owner, pending, suite = {}, [], [], None
+    for n, raw in enumerate(log.splitlines()):
+        owner.append(None)
+        m = SUBTEST.search(raw)
+        if m and len(m.group(1)) == 4:
+            pending, suite = [], m.group(2)
+            continue
+        pending.append(n)
+        m = RESULT.search(raw)
+        if m and len(m.group(1)) == 4 and suite:
+            for p in pending:
+                owner[p] = (suite, m.group(3))
+            pending = []
+            if m.group(4) is not None:
+                reasons[(suite, m.group(3))] = m.group(4).strip()
+    return reasons, owner, suite

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build baseline + series for one arch and run its KUnit suites in QEMU with
 # the tree's own kunit.py.  Results: results/ARCH.json (kunit.py --json),
-# results/ARCH.log (raw console log), results/ARCH.version, and
+# results/ARCH.log (raw console log), results/ARCH.ktap (the KTAP alone),
+# results/ARCH.junit.xml, results/ARCH.version, and
 # results/ARCH.status: "ran" once the guest ran, else "not run: REASON"
 # (written first, before anything else, so that results of an earlier run
 # are never read as this run's).  An interrupt (SIGINT, SIGTERM) stops the
@@ -16,7 +17,7 @@ check_arch "$arch"
 
 mkdir -p "$RESULTS"
 status=$RESULTS/$arch.status
-rm -f "$RESULTS/$arch.json" "$RESULTS/$arch.log" "$RESULTS/$arch.version"
+rm -f "$RESULTS/$arch".{json,log,version,ktap,junit.xml}
 echo "not run: the run stopped before the kernel was built" >"$status"
 interrupted() {
 	trap '' INT TERM
@@ -67,6 +68,9 @@ rc=0
 if [ -f "$build/test.log" ]; then
 	cp "$build/test.log" "$RESULTS/$arch.log"
 	echo ran >"$status"
+	# results/ARCH.ktap and results/ARCH.junit.xml for CI dashboards
+	/usr/bin/python3 "$TOP/scripts/export-results.py" "$arch" ||
+		echo "error: $arch: could not write the KTAP and JUnit files" >&2
 else
 	rm -f "$RESULTS/$arch.json"
 	fail "the kernel did not build or did not start (kunit.py exit $rc, see above)"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# make merge-results DIRS="d1 d2 ...": combine the results/ directories of
+# per-arch jobs ("make check ARCH=x" each) into this results/: one summary
+# table and one closing line over all of them.  Each directory's arches
+# are checked against the plan again; a configuration stage that did not
+# finish in one job fails the merge.
+#
+# usage: scripts/merge-results.sh DIR...
+. "$(dirname "$0")/common.sh"
+
+[ $# -gt 0 ] || die "usage: make merge-results DIRS=\"results-x86_64 results-arm ...\""
+mkdir -p "$RESULTS"
+merged=$(mktemp -d)
+trap 'rm -rf "$merged"' EXIT
+arches=()
+printf 'config\tarch\tbuilt\tbooted\tpassed\twarnings\tcases\tnote\n' >"$merged/configs.tsv"
+complete=1
+for d in "$@"; do
+	[ -d "$d" ] || die "no results directory $d"
+	for s in "$d"/*.status; do
+		[ -e "$s" ] || continue
+		a=$(basename "$s" .status)
+		cp "$d/$a".* "$merged/"
+		arches+=(--arch "$a")
+	done
+	if [ -f "$d/configs.tsv" ]; then
+		tail -n +2 "$d/configs.tsv" | grep -v '^# complete$' >>"$merged/configs.tsv" || true
+		[ "$(tail -n 1 "$d/configs.tsv")" = "# complete" ] || complete=0
+		[ -d "$d/configs" ] && cp -r "$d/configs" "$merged/"
+	fi
+done
+[ $complete = 1 ] && echo "# complete" >>"$merged/configs.tsv"
+[ ${#arches[@]} -gt 0 ] || die "no arch results in $*"
+rm -rf "$RESULTS/configs"
+cp -r "$merged"/. "$RESULTS/"
+exec "$TOP/scripts/check-results.py" "${arches[@]}" --configs
