@@ -32,6 +32,8 @@ fail() {	# fail REASON: not run, for REASON
 }
 
 "$TOP/scripts/deps.sh" "$arch" || fail "installing the packages failed"
+# Held shared until the run ends: nobody changes the tree under the build.
+lock shared
 "$TOP/scripts/apply.sh" || fail "the series does not apply (see above)"
 
 cross=$(cross_of "$arch")

@@ -230,12 +230,65 @@ class Harness(unittest.TestCase):
             p = subprocess.Popen([os.path.join(SCRIPTS, 'apply.sh')],
                                  env=self.env, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
-            time.sleep(1)
+            time.sleep(0.5)
             self.assertIsNone(p.poll(), 'apply.sh did not wait')
             fcntl.flock(lk, fcntl.LOCK_UN)
             out, err = p.communicate(timeout=30)
         self.assertEqual(p.returncode, 0, err)
         self.assertIn('>>> waiting for another run that uses', err)
+
+    def test_a_run_keeps_its_tree_until_it_ends(self):
+        self.series(*GOOD)
+        started = os.path.join(self.tmp, 'started')
+        self.env.update(FAKE_KUNIT_STARTED=started,
+                        KUNIT_PY='python3 ' + os.path.join(FIX,
+                                                           'fake-kunit.py'))
+        run = subprocess.Popen([os.path.join(SCRIPTS, 'run-kunit.sh'),
+                                'x86_64'], env=self.env,
+                               stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+        for _ in range(200):
+            if os.path.exists(started):
+                break
+            time.sleep(0.1)
+        other = os.path.join(self.tmp, 'other')
+        os.makedirs(other)
+        shutil.copy(os.path.join(FIX, 'patches', GOOD[0]), other)
+        with open(os.path.join(other, 'series'), 'w') as f:
+            f.write(GOOD[0] + '\n')
+        p = subprocess.Popen([os.path.join(SCRIPTS, 'apply.sh')],
+                             env=dict(self.env, PATCHES=other),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        time.sleep(0.5)
+        self.assertIsNone(p.poll(), 'the tree changed under a running build')
+        with open(os.path.join(self.src, 'hello.c')) as f:
+            self.assertIn('/* second */', f.read())
+        os.killpg(run.pid, signal.SIGTERM)
+        run.wait(timeout=30)
+        _, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertIn('>>> waiting for another run that uses', err)
+        with open(os.path.join(self.src, 'hello.c')) as f:
+            self.assertNotIn('/* second */', f.read())
+
+    def test_two_runs_of_different_arches_both_give_their_results(self):
+        self.series(*GOOD)
+        self.env.update(FAKE_KUNIT_LOG=os.path.join(FIX, 'pass.log'),
+                        KUNIT_PY='python3 ' + os.path.join(FIX,
+                                                           'fake-kunit.py'))
+        ps = [subprocess.Popen([os.path.join(SCRIPTS, 'kunit.sh'), arch],
+                               env=self.env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+              for arch in ('x86_64', 'arm')]
+        outs = [p.communicate(timeout=60) for p in ps]
+        self.assertEqual(ps[0].returncode, 0, outs[0])
+        self.assertTrue(outs[0][0].endswith('2 passed, 0 failed, 1 skipped\n'))
+        # The plan wants beta.skips_on_x86 to pass on arm: the arm run
+        # reads its own log and says so.
+        self.assertEqual(ps[1].returncode, 1)
+        self.assertIn('error: arm: beta.skips_on_x86 skipped', outs[1][0])
 
     def test_two_applies_at_once_both_finish_with_the_series(self):
         self.series(*GOOD)
