@@ -1,32 +1,32 @@
 #!/usr/bin/env bash
-# Measure the edit-build-run loop: wall time of "build + run" per arch for
-#   cold           empty build directory, no ccache
-#   cold+ccache    empty build directory, the warm compiler cache of
-#                  earlier runs ($CACHE/ccache)
-#   unchanged      rerun with nothing changed
-#   one patch      rerun after one patch changed (a comment line in the
-#                  last patch that adds a file, edited in a scratch copy of
-#                  kernel-patches/; the repository is not touched)
-# The table goes to stdout and results/bench-loop.md.  A benchmark, not a
-# test: nothing is asserted.  Cold runs throw the build directory away.
+# Measure the edit-build-run loop (a benchmark, not a test: nothing is
+# asserted).  Wall time of:
+#   make check     nothing changed, and one patch changed (a comment line
+#                  in the last patch that adds a file, edited in a scratch
+#                  copy of kernel-patches/; the repository is not touched);
+#                  with BENCH_COLD=1 also cold: an empty cache of its own
+#                  (packages installed), which takes an hour or more here
+#   per arch       build + QEMU run of "make kunit" for ARCH...: cold with
+#                  no ccache, cold with the warm ccache, unchanged, one
+#                  patch changed (BENCH_ARCHES=0 skips them)
+# The table goes to stdout and results/bench-loop.md; the stage times of
+# each make check to results/bench-loop-stages-*.tsv.  Cold runs throw
+# the build directory away.
 #
 # usage: scripts/bench-loop.sh [ARCH...]
 . "$(dirname "$0")/common.sh"
 
-[ $# -gt 0 ] || set -- $SUPPORTED_ARCHES
+[ $# -gt 0 ] || set -- x86_64 arm
 mkdir -p "$RESULTS"
 out=$RESULTS/bench-loop.md
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-timed() {	# timed LABEL ARCH [env...]: seconds of one run-kunit.sh
-	local label=$1 arch=$2 t0 t1
-	shift 2
-	t0=$(date +%s.%N)
-	env "$@" "$TOP/scripts/run-kunit.sh" "$arch" >"$scratch/$arch-$label.log" 2>&1 ||
-		echo "warning: $arch $label run failed, see $scratch/$arch-$label.log" >&2
-	t1=$(date +%s.%N)
-	printf '%.0f' "$(echo "$t1 - $t0" | bc)"
+secs() {	# secs LOG COMMAND...: wall seconds of one command
+	local log=$1 t0=$SECONDS
+	shift
+	"$@" >"$log" 2>&1 || echo "warning: '$*' failed, see $log" >&2
+	echo $((SECONDS - t0))
 }
 
 # A copy of the series whose last new-file patch has one comment changed.
@@ -35,24 +35,44 @@ victim=$(grep -l '^new file mode' "$scratch"/patches/*.patch | tail -n 1)
 [ -n "$victim" ] || die "no patch adds a file; nothing to change"
 sed -i '0,/^+ \* /s//+ * (bench-loop edit) /' "$victim"
 
+check_row() {	# check_row LABEL [env...]: one make check, its stages kept
+	local label=$1 s
+	shift
+	note "make check: $label"
+	s=$(secs "$scratch/check-$label.log" env "$@" RESULTS="$scratch/r-$label" \
+		"$TOP/scripts/check.sh")
+	cp "$scratch/r-$label/stages.tsv" "$RESULTS/bench-loop-stages-$label.tsv" 2>/dev/null || true
+	echo "| make check, $label | ${s}s |" >>"$out"
+}
+
 {
-	echo "| arch | cold, no ccache | cold, warm ccache | unchanged | one patch changed |"
-	echo "|---|---|---|---|---|"
+	echo "| run | wall time |"
+	echo "|---|---|"
 } >"$out"
-for arch in "$@"; do
-	check_arch "$arch"
-	note "$arch: cold (no build dir, no ccache)"
-	rm -rf "$CACHE/build/$arch"
-	nocc=$(timed cold-no-ccache "$arch" CCACHE=0)
-	note "$arch: cold with the warm ccache"
-	rm -rf "$CACHE/build/$arch"
-	warm=$(timed cold-ccache "$arch")
-	note "$arch: unchanged"
-	same=$(timed unchanged "$arch")
-	note "$arch: one patch changed ($(basename "$victim"))"
-	one=$(timed one-patch "$arch" PATCHES="$scratch/patches")
-	# Leave the build tree and directory at the real series again.
-	timed restore "$arch" >/dev/null
-	echo "| $arch | ${nocc}s | ${warm}s | ${same}s | ${one}s |" >>"$out"
-done
+[ "${BENCH_COLD:-0}" = 1 ] && check_row cold CACHE="$scratch/cache"
+check_row unchanged
+check_row one-patch PATCHES="$scratch/patches"
+check_row restored	# the build directories back at the real series
+
+if [ "${BENCH_ARCHES:-1}" = 1 ]; then
+	{
+		echo
+		echo "| arch | cold, no ccache | cold, warm ccache | unchanged | one patch changed |"
+		echo "|---|---|---|---|---|"
+	} >>"$out"
+	for arch in "$@"; do
+		check_arch "$arch"
+		note "$arch: cold (no build dir, no ccache)"
+		rm -rf "$CACHE/build/$arch"
+		nocc=$(secs "$scratch/$arch-cold.log" env CCACHE=0 "$TOP/scripts/run-kunit.sh" "$arch")
+		note "$arch: cold with the warm ccache"
+		rm -rf "$CACHE/build/$arch"
+		warm=$(secs "$scratch/$arch-warm.log" "$TOP/scripts/run-kunit.sh" "$arch")
+		same=$(secs "$scratch/$arch-same.log" "$TOP/scripts/run-kunit.sh" "$arch")
+		one=$(secs "$scratch/$arch-one.log" env PATCHES="$scratch/patches" \
+			"$TOP/scripts/run-kunit.sh" "$arch")
+		secs "$scratch/$arch-restore.log" "$TOP/scripts/run-kunit.sh" "$arch" >/dev/null
+		echo "| $arch | ${nocc}s | ${warm}s | ${same}s | ${one}s |" >>"$out"
+	done
+fi
 cat "$out"
