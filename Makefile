@@ -3,18 +3,19 @@
 
 ARCH ?= x86_64
 FILTER ?=
-ARCHES := x86_64 arm arm-lpae
+ARCHES := x86_64 arm arm-lpae arm64
 BENCH_ARCHES := x86_64 arm
 export CACHE
 
-.PHONY: help kunit check merge-results checkpatch configs selftest tree refresh bench bench-loop check-series deps clean
+.PHONY: help kunit check merge-results checkpatch lint-ci configs selftest tree refresh bench bench-loop check-series deps clean
 
 help:
-	@echo "make kunit [ARCH=x86_64|arm] [FILTER='suite_glob[.test_glob]']"
+	@echo "make kunit [ARCH=x86_64|arm|arm-lpae|arm64] [FILTER='suite_glob[.test_glob]']"
 	@echo "                     build baseline + series, run the KUnit suites in QEMU"
 	@echo "make check [ARCH=x]  every arch (or one), configurations, plan, splats, checkpatch"
 	@echo "make merge-results DIRS=\"d1 d2\"  one summary over per-arch results/ directories"
 	@echo "make checkpatch      scripts/checkpatch.pl --strict on every patch"
+	@echo "make lint-ci         lint .github/workflows/ and .gitlab-ci.yml"
 	@echo "make configs         the configuration stage of make check alone"
 	@echo "make selftest        the harness's own tests (no kernel build)"
 	@echo "make tree            materialise the patched tree for editing"
@@ -39,6 +40,9 @@ merge-results:
 
 checkpatch:
 	scripts/checkpatch.sh
+
+lint-ci:
+	scripts/lint-ci.sh
 
 configs:
 	scripts/configs.sh

@@ -27,7 +27,7 @@ import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.environ.get('RESULTS') or os.path.join(TOP, 'results')
-ARCHES = ['x86_64', 'arm', 'arm-lpae']
+ARCHES = ['x86_64', 'arm', 'arm-lpae', 'arm64']
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ktap import kunit_parser, parse, scan_ktap  # noqa: E402

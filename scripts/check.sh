@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# make check [ARCH...]: the harness self-test and checkpatch, then our
-# KUnit suites on every arch (x86_64, arm, and arm-lpae, 32-bit ARM with
-# LPAE) or those given, then the configuration stage
+# make check [ARCH...]: the harness self-test, checkpatch and lint-ci, then
+# our KUnit suites on every arch (x86_64, arm, arm-lpae: 32-bit ARM with
+# LPAE, arm64) or those given, then the configuration stage
 # (scripts/configs.sh: kunit.py's default run on UML, x86_64 and arm
 # against the baseline, modules, options off, W=1/sparse,
 # tools/testing/scatterlist), then the results against kunit/plan.  The
@@ -13,7 +13,7 @@
 kunit_arches=() config_arches=()
 for arch in "$@"; do
 	[ "$arch" = um ] || check_arch "$arch"
-	case "$arch" in x86_64 | arm | arm-lpae) kunit_arches+=("$arch") ;; esac
+	case "$arch" in x86_64 | arm | arm-lpae | arm64) kunit_arches+=("$arch") ;; esac
 	case "$arch" in um | x86_64 | arm) config_arches+=("$arch") ;; esac
 done
 set -- "${kunit_arches[@]}"
@@ -46,6 +46,7 @@ trap interrupted INT TERM
 rc=0
 stage selftest "$TOP/scripts/selftest.sh" || rc=1
 stage checkpatch "$TOP/scripts/checkpatch.sh" || rc=1
+stage lint-ci "$TOP/scripts/lint-ci.sh" || rc=1
 for arch in "$@"; do
 	note "=== $arch ==="
 	stage "kunit-$arch" "$TOP/scripts/run-kunit.sh" "$arch" || rc=1
@@ -53,7 +54,7 @@ done
 [ ${#config_arches[@]} -eq 0 ] ||
 	stage configs "$TOP/scripts/configs.sh" "${config_arches[@]}" || rc=1
 args=(--arch-list "$*")
-[ $rc -eq 0 ] || echo "error: checkpatch or a kunit.py run failed (see above)"
+[ $rc -eq 0 ] || echo "error: checkpatch, lint-ci or a kunit.py run failed (see above)"
 "$TOP/scripts/check-results.py" "${args[@]}" \
 	$([ ${#config_arches[@]} -eq 0 ] || echo --configs) || rc=1
 exit $rc

@@ -18,9 +18,9 @@ SRC=$CACHE/linux
 APPLY=$CACHE/apply
 DEVTREE=$CACHE/tree
 PATCHES=${PATCHES:-$TOP/kernel-patches}
-RESULTS=${RESULTS:-$TOP/results}
+RESULTS=$(realpath -m "${RESULTS:-$TOP/results}")
 TARBALL=/usr/src/linux-source-6.1.tar.xz
-SUPPORTED_ARCHES="x86_64 arm arm-lpae"
+SUPPORTED_ARCHES="x86_64 arm arm-lpae arm64"
 
 die() {
 	echo "error: $*" >&2
@@ -63,6 +63,7 @@ lock() {	# lock shared|exclusive
 cross_of() {
 	case "$1" in
 	arm | arm-lpae) echo arm-linux-gnueabihf- ;;
+	arm64) echo aarch64-linux-gnu- ;;
 	esac
 }
 

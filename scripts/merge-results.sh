@@ -9,6 +9,19 @@
 . "$(dirname "$0")/common.sh"
 
 [ $# -gt 0 ] || die "usage: make merge-results DIRS=\"results-x86_64 results-arm ...\""
+# kunit.py's parser comes from the tree; a merge job that built nothing
+# (a CI merge job) takes it from the package's tarball instead.
+if [ -z "${KUNIT_TOOLS:-}" ] && [ ! -f "$SRC/tools/testing/kunit/kunit_parser.py" ]; then
+	"$TOP/scripts/deps.sh" um
+	export KUNIT_TOOLS=$CACHE/kunit-tools/$(source_version)
+	if [ ! -f "$KUNIT_TOOLS/kunit_parser.py" ]; then
+		note "taking kunit.py's parser from $TARBALL"
+		rm -rf "$KUNIT_TOOLS" && mkdir -p "$KUNIT_TOOLS"
+		tar -xJf "$TARBALL" -C "$KUNIT_TOOLS" --strip-components=4 \
+			linux-source-6.1/tools/testing/kunit ||
+			die "could not extract tools/testing/kunit from $TARBALL"
+	fi
+fi
 mkdir -p "$RESULTS"
 merged=$(mktemp -d)
 trap 'rm -rf "$merged"' EXIT

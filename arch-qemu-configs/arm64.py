@@ -1,0 +1,37 @@
+# kunit.py --qemu_config for arm64 on QEMU "virt" (Cortex-A57, 1G of RAM
+# at 0x40000000): the tree's own qemu_configs/arm64.py, PCI for aacraid,
+# plus the kernel's runtime checkers (checkers.config), two CPUs and
+# panic_on_warn=1, so that any WARN fails the run by itself.  KASAN runs in
+# generic mode, as on the other arches: SW_TAGS would build with GCC 12,
+# but it finds a bad access only with high probability (8-bit tags) and at
+# 16-byte granularity, while generic mode checks every access against
+# byte-exact shadow memory.
+#
+# Device-local memory for the dma_coherent_pool suite: arm64 builds
+# OF_RESERVED_MEM, which selects DMA_DECLARE_COHERENT.  mem=896M keeps the
+# top 128M of the 1G out of the memory map: arm64 (SPARSEMEM_VMEMMAP) has
+# struct pages, and pfn_valid(), for whole 128M sections of early memory,
+# so the hole must be a whole section to have no struct page.  The suite
+# finds it, as on arm, as the part of the device tree's memory above the
+# last System RAM resource.
+import os
+
+from ..qemu_config import QemuArchParams
+
+with open(os.path.join(os.path.dirname(__file__), 'checkers.config')) as f:
+	CHECKERS = f.read()
+
+QEMU_ARCH = QemuArchParams(linux_arch='arm64',
+			   kconfig='''
+CONFIG_SMP=y
+CONFIG_PCI_HOST_GENERIC=y
+CONFIG_SERIAL_AMBA_PL010=y
+CONFIG_SERIAL_AMBA_PL010_CONSOLE=y
+CONFIG_SERIAL_AMBA_PL011=y
+CONFIG_SERIAL_AMBA_PL011_CONSOLE=y
+''' + CHECKERS,
+			   qemu_arch='aarch64',
+			   kernel_path='arch/arm64/boot/Image.gz',
+			   kernel_command_line='console=ttyAMA0 mem=896M panic_on_warn=1',
+			   extra_qemu_params=['-machine', 'virt', '-cpu', 'cortex-a57',
+					      '-m', '1G', '-smp', '2'])
