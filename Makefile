@@ -7,11 +7,13 @@ ARCHES := x86_64 arm arm-lpae arm64
 BENCH_ARCHES := x86_64 arm
 export CACHE
 
-.PHONY: help kunit check merge-results checkpatch lint-ci configs selftest tree refresh bench bench-loop check-series deps clean
+.PHONY: help kunit e2e check merge-results checkpatch lint-ci configs selftest tree refresh bench bench-loop check-series deps clean
 
 help:
 	@echo "make kunit [ARCH=x86_64|arm|arm-lpae|arm64] [FILTER='suite_glob[.test_glob]']"
 	@echo "                     build baseline + series, run the KUnit suites in QEMU"
+	@echo "make e2e [ARCH=x86_64|arm|arm-lpae|arm64]"
+	@echo "                     boot that kernel with an O_DIRECT init and a virtio-blk disk"
 	@echo "make check [ARCH=x]  every arch (or one), configurations, plan, splats, checkpatch"
 	@echo "make merge-results DIRS=\"d1 d2\"  one summary over per-arch results/ directories"
 	@echo "make checkpatch      scripts/checkpatch.pl --strict on every patch"
@@ -29,6 +31,9 @@ deps:
 
 kunit:
 	scripts/kunit.sh '$(ARCH)' '$(FILTER)'
+
+e2e:
+	scripts/e2e.sh '$(ARCH)' && scripts/check-results.py --arch '$(ARCH)-e2e'
 
 # make check: every arch and configuration; make check ARCH=x: one arch (a
 # CI matrix job), ARCH=um: the UML configuration alone.

@@ -19,11 +19,15 @@ from ..qemu_config import QemuArchParams
 
 with open(os.path.join(os.path.dirname(__file__), 'checkers.config')) as f:
 	CHECKERS = f.read()
+with open(os.path.join(os.path.dirname(__file__), 'e2e.config')) as f:
+	E2E = f.read()
 
 QEMU_ARCH = QemuArchParams(linux_arch='arm',
 			   kconfig='''
 CONFIG_ARCH_VIRT=y
 CONFIG_SMP=y
+# the e2e boot's init is an armhf program: hard-float, so VFP
+CONFIG_VFP=y
 CONFIG_ARM_LPAE=y
 CONFIG_HIGHMEM=y
 CONFIG_PCI_HOST_GENERIC=y
@@ -31,7 +35,7 @@ CONFIG_SERIAL_AMBA_PL010=y
 CONFIG_SERIAL_AMBA_PL010_CONSOLE=y
 CONFIG_SERIAL_AMBA_PL011=y
 CONFIG_SERIAL_AMBA_PL011_CONSOLE=y
-''' + CHECKERS,
+''' + CHECKERS + E2E,
 			   qemu_arch='arm',
 			   kernel_path='arch/arm/boot/zImage',
 			   kernel_command_line='console=ttyAMA0 mem=3068M panic_on_warn=1',

@@ -1,6 +1,7 @@
 # kunit.py --qemu_config for arm64 on QEMU "virt" (Cortex-A57, 1G of RAM
 # at 0x40000000): the tree's own qemu_configs/arm64.py, PCI for aacraid,
-# plus the kernel's runtime checkers (checkers.config), two CPUs and
+# plus the kernel's runtime checkers (checkers.config) and what the
+# end-to-end boot needs (e2e.config), two CPUs and
 # panic_on_warn=1, so that any WARN fails the run by itself.  KASAN runs in
 # generic mode, as on the other arches: SW_TAGS would build with GCC 12,
 # but it finds a bad access only with high probability (8-bit tags) and at
@@ -20,6 +21,8 @@ from ..qemu_config import QemuArchParams
 
 with open(os.path.join(os.path.dirname(__file__), 'checkers.config')) as f:
 	CHECKERS = f.read()
+with open(os.path.join(os.path.dirname(__file__), 'e2e.config')) as f:
+	E2E = f.read()
 
 QEMU_ARCH = QemuArchParams(linux_arch='arm64',
 			   kconfig='''
@@ -29,7 +32,7 @@ CONFIG_SERIAL_AMBA_PL010=y
 CONFIG_SERIAL_AMBA_PL010_CONSOLE=y
 CONFIG_SERIAL_AMBA_PL011=y
 CONFIG_SERIAL_AMBA_PL011_CONSOLE=y
-''' + CHECKERS,
+''' + CHECKERS + E2E,
 			   qemu_arch='aarch64',
 			   kernel_path='arch/arm64/boot/Image.gz',
 			   kernel_command_line='console=ttyAMA0 mem=896M panic_on_warn=1',

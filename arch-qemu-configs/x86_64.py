@@ -1,5 +1,6 @@
 # kunit.py --qemu_config for x86_64: the tree's own qemu_configs/x86_64.py
-# plus the kernel's runtime checkers (checkers.config), two CPUs and
+# plus the kernel's runtime checkers (checkers.config) and what the
+# end-to-end boot needs (e2e.config), two CPUs and
 # panic_on_warn=1, so that any WARN fails the run by itself.
 import os
 
@@ -7,13 +8,19 @@ from ..qemu_config import QemuArchParams
 
 with open(os.path.join(os.path.dirname(__file__), 'checkers.config')) as f:
 	CHECKERS = f.read()
+with open(os.path.join(os.path.dirname(__file__), 'e2e.config')) as f:
+	E2E = f.read()
 
 QEMU_ARCH = QemuArchParams(linux_arch='x86_64',
 			   kconfig='''
 CONFIG_SERIAL_8250=y
 CONFIG_SMP=y
 CONFIG_SERIAL_8250_CONSOLE=y
-''' + CHECKERS,
+# virtio-blk of the e2e boot: QEMU's PC (qboot) routes no legacy PCI
+# interrupt to it here (ACPI _PRT evaluation fails, and there is no PIRQ
+# table), so it needs MSI-X
+CONFIG_PCI_MSI=y
+''' + CHECKERS + E2E,
 			   qemu_arch='x86_64',
 			   kernel_path='arch/x86/boot/bzImage',
 			   kernel_command_line='console=ttyS0 panic_on_warn=1',

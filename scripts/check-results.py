@@ -9,7 +9,8 @@ saved) with kunit.py's own parser from the kernel tree, and checks:
   - nothing failed, crashed or timed out, and the console shows no kernel
     splat (BUG, WARNING, Oops, KASAN, UBSAN, panic, lockdep).
 A variant of an arch (arm-lpae) is checked against that arch's column of
-the plan.  With --configs it also reads results/configs.tsv, written by
+the plan; ARCH-e2e, the end-to-end boot of ARCH (scripts/e2e.sh), against
+the rows of its e2e_ suites (results/ARCH-e2e.log).  With --configs it also reads results/configs.tsv, written by
 the configuration stage (scripts/configs.sh), and fails on any
 configuration that did not build, boot or pass, or that has new warnings.
 Then it prints a suite x arch table and a configuration x arch table (also
@@ -27,7 +28,9 @@ import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.environ.get('RESULTS') or os.path.join(TOP, 'results')
-ARCHES = ['x86_64', 'arm', 'arm-lpae', 'arm64']
+KUNIT_ARCHES = ['x86_64', 'arm', 'arm-lpae', 'arm64']
+# ARCH-e2e: the end-to-end boot of ARCH (scripts/e2e.sh), suite e2e_odirect
+ARCHES = KUNIT_ARCHES + [f'{a}-e2e' for a in KUNIT_ARCHES]
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ktap import kunit_parser, parse, scan_ktap  # noqa: E402
@@ -58,7 +61,7 @@ def parse_plan(path):
             expect = {}
             for w in rest:
                 arch, _, skip = w.partition(':')
-                if arch not in ARCHES or '-' in arch:
+                if arch not in KUNIT_ARCHES or '-' in arch:
                     sys.exit(f'{path}:{n}: unknown arch {arch!r}')
                 if skip and not skip.startswith('skip='):
                     sys.exit(f'{path}:{n}: expected {arch}:skip="reason"')
@@ -70,6 +73,11 @@ def parse_plan(path):
 def plan_arch(arch):
     """The plan column of an arch: a variant (arm-lpae) uses its arch's."""
     return arch.split('-')[0]
+
+
+def in_run(arch, suite):
+    """The e2e boot (ARCH-e2e) runs the e2e_ suites, KUnit the others."""
+    return suite.startswith('e2e_') == arch.endswith('-e2e')
 
 
 def parse_log(log):
@@ -123,7 +131,10 @@ def check_arch(arch, plan, flt, table, missing):
     for k in unnamed:
         del cases[k]
     last = last or 'none'
-    if 'terminating on signal' in log:
+    if 'terminating on signal' in log and arch.endswith('-e2e'):
+        errors.append(f'{arch}: timeout: the guest did not power off in '
+                      f'time (E2E_TIMEOUT=); last suite started: {last}')
+    elif 'terminating on signal' in log:
         errors.append(f'{arch}: timeout: kunit.py stopped QEMU before the '
                       f'run ended (--timeout, KUNIT_TIMEOUT=); last suite '
                       f'started: {last}')
@@ -170,7 +181,7 @@ def count_missing(arch, plan, flt, cases, missing):
     errors = []
     for (suite, case), expect in sorted(plan.items()):
         if plan_arch(arch) in expect and matches(flt, suite, case) and \
-                (suite, case) not in cases:
+                in_run(arch, suite) and (suite, case) not in cases:
             errors.append(f'{arch}: planned {suite}.{case} did not run')
             missing[arch] = missing.get(arch, 0) + 1
     return errors

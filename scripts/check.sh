@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make check [ARCH...]: the harness self-test, checkpatch and lint-ci, then
 # our KUnit suites on every arch (x86_64, arm, arm-lpae: 32-bit ARM with
-# LPAE, arm64) or those given, then the configuration stage
+# LPAE, arm64) or those given, each but arm-lpae followed by its end-to-end
+# boot (scripts/e2e.sh), then the configuration stage
 # (scripts/configs.sh: kunit.py's default run on UML, x86_64 and arm
 # against the baseline, modules, options off, W=1/sparse,
 # tools/testing/scatterlist), then the results against kunit/plan.  The
@@ -10,10 +11,11 @@
 . "$(dirname "$0")/common.sh"
 
 [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES um
-kunit_arches=() config_arches=()
+kunit_arches=() config_arches=() runs=()
 for arch in "$@"; do
 	[ "$arch" = um ] || check_arch "$arch"
-	case "$arch" in x86_64 | arm | arm-lpae | arm64) kunit_arches+=("$arch") ;; esac
+	case "$arch" in x86_64 | arm | arm-lpae | arm64) kunit_arches+=("$arch") runs+=("$arch") ;; esac
+	case "$arch" in x86_64 | arm | arm64) runs+=("$arch-e2e") ;; esac
 	case "$arch" in um | x86_64 | arm) config_arches+=("$arch") ;; esac
 done
 set -- "${kunit_arches[@]}"
@@ -21,7 +23,7 @@ mkdir -p "$RESULTS"
 printf 'stage\tseconds\texit\n' >"$RESULTS/stages.tsv"
 # Before anything else: no result of an earlier run may be read as this
 # run's.
-for arch in "$@"; do
+for arch in "${runs[@]}"; do
 	rm -f "$RESULTS/$arch".{json,log,version,ktap,junit.xml}
 	echo "not run: make check stopped before this arch ran" >"$RESULTS/$arch.status"
 done
@@ -50,11 +52,16 @@ stage lint-ci "$TOP/scripts/lint-ci.sh" || rc=1
 for arch in "$@"; do
 	note "=== $arch ==="
 	stage "kunit-$arch" "$TOP/scripts/run-kunit.sh" "$arch" || rc=1
+	# The end-to-end boot of the kernel that stage built (x86_64, arm,
+	# arm64: arm-lpae's build differs from arm's only in LPAE).
+	case "$arch" in x86_64 | arm | arm64)
+		stage "e2e-$arch" env E2E_BUILD=0 "$TOP/scripts/e2e.sh" "$arch" || rc=1 ;;
+	esac
 done
 [ ${#config_arches[@]} -eq 0 ] ||
 	stage configs "$TOP/scripts/configs.sh" "${config_arches[@]}" || rc=1
-args=(--arch-list "$*")
-[ $rc -eq 0 ] || echo "error: checkpatch, lint-ci or a kunit.py run failed (see above)"
+args=(--arch-list "${runs[*]}")
+[ $rc -eq 0 ] || echo "error: checkpatch, lint-ci, a kunit.py run or an e2e boot failed (see above)"
 "$TOP/scripts/check-results.py" "${args[@]}" \
 	$([ ${#config_arches[@]} -eq 0 ] || echo --configs) || rc=1
 exit $rc

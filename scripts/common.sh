@@ -77,6 +77,21 @@ ccache_opts() {
 	fi
 }
 
+# kunit.py's arguments for our configuration of ARCH in build directory
+# BUILD, as an array KARGS (after the subcommand).  usage: our_kunit_args
+# ARCH BUILD
+our_kunit_args() {
+	local cross
+	cross=$(cross_of "$1")
+	KARGS=(--build_dir "$2"
+	       --kunitconfig "${KUNITCONFIG:-$TOP/kunitconfig}"
+	       --qemu_config "$TOP/arch-qemu-configs/$1.py"
+	       --jobs "$(nproc)")
+	[ -n "$cross" ] && KARGS+=(--cross_compile "$cross")
+	ccache_opts "$cross"
+	KARGS+=("${KMAKE[@]}")
+}
+
 # git in the cache repo, with a fixed identity so that commits made while
 # applying the series do not depend on the user's configuration.
 cgit() {

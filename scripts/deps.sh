@@ -10,12 +10,13 @@ pkgs="linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev
       python3 ccache xz-utils git sparse"
 [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES
 for arch in "$@"; do
-	case "$arch" in um | lint) ;; *) check_arch "$arch" ;; esac
+	case "$arch" in um | lint | bench) ;; *) check_arch "$arch" ;; esac
 	case "$arch" in
 	x86_64) pkgs="$pkgs qemu-system-x86" ;;
-	arm | arm-lpae) pkgs="$pkgs qemu-system-arm gcc-arm-linux-gnueabihf" ;;
-	arm64) pkgs="$pkgs qemu-system-arm gcc-aarch64-linux-gnu" ;;
+	arm | arm-lpae) pkgs="$pkgs qemu-system-arm gcc-arm-linux-gnueabihf libc6-dev-armhf-cross" ;;
+	arm64) pkgs="$pkgs qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross" ;;
 	um) ;;
+	bench) pkgs="$pkgs gnuplot-nox" ;;
 	# make lint-ci: Node.js and npm, from Debian unless already there
 	lint) command -v node >/dev/null && command -v npm >/dev/null ||
 		pkgs="$pkgs nodejs npm" ;;

@@ -36,7 +36,6 @@ fail() {	# fail REASON: not run, for REASON
 lock shared
 "$TOP/scripts/apply.sh" || fail "the series does not apply (see above)"
 
-cross=$(cross_of "$arch")
 case "$arch" in
 x86_64) timeout=${KUNIT_TIMEOUT:-120} ;;
 arm*) timeout=${KUNIT_TIMEOUT:-300} ;;
@@ -53,14 +52,8 @@ ver=$(source_version)
 } >"$RESULTS/$arch.version"
 note "linux-source-6.1 $ver, arch $arch, build dir $build"
 
-args=(run --build_dir "$build"
-      --kunitconfig "${KUNITCONFIG:-$TOP/kunitconfig}"
-      --qemu_config "$TOP/arch-qemu-configs/$arch.py"
-      --jobs "$(nproc)" --timeout "$timeout"
-      --json="$RESULTS/$arch.json")
-[ -n "$cross" ] && args+=(--cross_compile "$cross")
-ccache_opts "$cross"
-args+=("${KMAKE[@]}")
+our_kunit_args "$arch" "$build"
+args=(run "${KARGS[@]}" --timeout "$timeout" --json="$RESULTS/$arch.json")
 [ -n "$filter" ] && args+=("$filter")
 
 rc=0

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * init of the end-to-end boot (scripts/e2e.sh): O_DIRECT I/O from a user
+ * process through a virtio-blk disk, measured with the disk's scatterlist
+ * coalescing counters (/sys/kernel/debug/block/vda/sg_coalesce).
+ *
+ * For each fragmentation level of e2e_levels= (percent, default "0") it
+ * first fragments free memory (level > 0): it fills free memory with
+ * anonymous pages, then gives back a random (100 - level)% of them,
+ * page by page, and keeps the rest until the level is done; so level 0 is
+ * a freshly booted machine and level 75 leaves free memory in holes
+ * between pages that stay allocated.  Then it resets the counters, writes
+ * e2e_mib= MiB (default 16) with O_DIRECT from a buffer it allocated and
+ * touched page by page, as an application's buffer is faulted in, reads
+ * them back into a second such buffer, and reads the counters.
+ *
+ * Output: KTAP, one suite "e2e_odirect" whose cases hold over every level,
+ * and "# bench:" diagnostic lines with the figures of each level.  Then it
+ * powers the machine off.  It writes nothing but the guest's own disk.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DISK		"/dev/vda"
+#define COUNTERS	"/sys/kernel/debug/block/vda/sg_coalesce"
+#define CHUNK		(512 << 10)	/* bytes per pwrite()/pread() */
+#define RESERVE		(48 << 20)	/* free memory the filler leaves */
+
+struct counters {
+	uint64_t segments, entries, merged;
+};
+
+static long page_size;
+static int errors;
+
+static void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("    # ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+static void fail(const char *what)
+{
+	diag("error: %s: %s", what, strerror(errno));
+	errors++;
+}
+
+static int read_counters(struct counters *c)
+{
+	FILE *f = fopen(COUNTERS, "r");
+	int n;
+
+	if (!f) {
+		fail("open " COUNTERS);
+		return -1;
+	}
+	n = fscanf(f, "segments %" SCNu64 " entries %" SCNu64 " merged %" SCNu64,
+		   &c->segments, &c->entries, &c->merged);
+	fclose(f);
+	if (n != 3) {
+		diag("error: %s: unexpected contents", COUNTERS);
+		errors++;
+		return -1;
+	}
+	return 0;
+}
+
+static int reset_counters(void)
+{
+	int fd = open(COUNTERS, O_WRONLY);
+
+	if (fd < 0 || write(fd, "0", 1) != 1) {
+		fail("reset " COUNTERS);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* An application's buffer: anonymous memory faulted in page by page. */
+static unsigned char *touched_buffer(size_t size, unsigned int seed)
+{
+	unsigned char *buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t i;
+
+	if (buf == MAP_FAILED) {
+		fail("mmap buffer");
+		return NULL;
+	}
+	for (i = 0; i < size; i += page_size)
+		memset(buf + i, (seed + i / page_size) & 0xff, page_size);
+	return buf;
+}
+
+static uint64_t mem_free_bytes(void)
+{
+	char line[128];
+	uint64_t kb = 0;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemFree: %" SCNu64 " kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb << 10;
+}
+
+/*
+ * Fill free memory but RESERVE with anonymous pages, then free all but
+ * @level percent of them, chosen at random, one page at a time.
+ */
+static void *fragment(unsigned int level, size_t *len)
+{
+	uint64_t avail = mem_free_bytes();
+	unsigned char *fill;
+	uint32_t x = 2463534242u;	/* xorshift32, fixed seed */
+	size_t i, kept = 0, pages;
+
+	*len = 0;
+	if (!level || avail <= RESERVE)
+		return NULL;
+	*len = (avail - RESERVE) & ~(size_t)(page_size - 1);
+	fill = mmap(NULL, *len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (fill == MAP_FAILED) {
+		fail("mmap filler");
+		*len = 0;
+		return NULL;
+	}
+	pages = *len / page_size;
+	for (i = 0; i < pages; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		if (x % 100 < level)
+			kept++;
+		else
+			madvise(fill + i * page_size, page_size, MADV_DONTNEED);
+	}
+	diag("bench: level %u: filled %zu pages, kept %zu allocated", level,
+	     pages, kept);
+	return fill;
+}
+
+struct result {
+	int counted, entries_ok, data_ok, reset_ok;
+};
+
+static void run_level(unsigned int level, size_t size, struct result *r)
+{
+	uint64_t pages = 2 * (size / page_size);	/* written + read */
+	unsigned char *out, *in;
+	struct counters c;
+	size_t fill_len, off;
+	void *fill;
+	int fd;
+
+	fill = fragment(level, &fill_len);
+	out = touched_buffer(size, level);
+	in = touched_buffer(size, level + 128);
+	fd = open(DISK, O_RDWR | O_DIRECT);
+	if (fd < 0)
+		fail("open " DISK " O_DIRECT");
+	if (!out || !in || fd < 0)
+		goto out;
+
+	if (reset_counters() || read_counters(&c))
+		goto out;
+	if (c.segments || c.entries)
+		r->reset_ok = 0;
+
+	for (off = 0; off < size; off += CHUNK)
+		if (pwrite(fd, out + off, CHUNK, off) != CHUNK) {
+			fail("pwrite O_DIRECT");
+			goto out;
+		}
+	for (off = 0; off < size; off += CHUNK)
+		if (pread(fd, in + off, CHUNK, off) != CHUNK) {
+			fail("pread O_DIRECT");
+			goto out;
+		}
+	if (memcmp(out, in, size))
+		r->data_ok = 0;
+	if (read_counters(&c))
+		goto out;
+	if (c.segments != pages) {
+		diag("level %u: %" PRIu64 " pieces counted, %" PRIu64
+		     " pages submitted", level, c.segments, pages);
+		r->counted = 0;
+	}
+	if (c.entries > c.segments)
+		r->entries_ok = 0;
+	diag("bench: level %u: pieces %" PRIu64 " entries %" PRIu64
+	     " merged %" PRIu64 " rate %" PRIu64 ".%01" PRIu64 "%%", level,
+	     c.segments, c.entries, c.merged,
+	     c.segments ? c.merged * 100 / c.segments : 0,
+	     c.segments ? c.merged * 1000 / c.segments % 10 : 0);
+	/* The reset must also work after I/O, not only on a fresh disk. */
+	if (reset_counters() || read_counters(&c) || c.segments || c.entries)
+		r->reset_ok = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (out)
+		munmap(out, size);
+	if (in)
+		munmap(in, size);
+	if (fill)
+		munmap(fill, fill_len);
+}
+
+static void result(int n, int ok, const char *name)
+{
+	printf("    %s %d %s\n", ok ? "ok" : "not ok", n, name);
+}
+
+int main(void)
+{
+	const char *levels = getenv("e2e_levels");
+	const char *mib = getenv("e2e_mib");
+	struct result r = { 1, 1, 1, 1 };
+	size_t size;
+	char *list, *tok;
+
+	page_size = sysconf(_SC_PAGESIZE);
+	size = (size_t)(mib ? atoi(mib) : 16) << 20;
+	mkdir("/proc", 0555);
+	mkdir("/sys", 0555);
+	mkdir("/dev", 0755);
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	if (mount("devtmpfs", "/dev", "devtmpfs", 0, NULL) && errno != EBUSY)
+		fail("mount devtmpfs");
+
+	printf("KTAP version 1\n1..1\n");
+	printf("    KTAP version 1\n    # Subtest: e2e_odirect\n    1..4\n");
+	diag("bench: %zu MiB written and read back with O_DIRECT, page size %ld",
+	     size >> 20, page_size);
+	list = strdup(levels ? levels : "0");
+	for (tok = strtok(list, ","); tok; tok = strtok(NULL, ","))
+		run_level(atoi(tok), size, &r);
+	if (errors)
+		r.counted = r.entries_ok = r.data_ok = r.reset_ok = 0;
+	result(1, r.counted, "pieces_counted_equal_pages_submitted");
+	result(2, r.entries_ok, "entries_never_exceed_pieces");
+	result(3, r.data_ok, "data_read_back_equals_data_written");
+	result(4, r.reset_ok, "reset_clears_the_counters");
+	printf("%s 1 e2e_odirect\n",
+	       r.counted && r.entries_ok && r.data_ok && r.reset_ok ?
+	       "ok" : "not ok");
+	fflush(stdout);
+	sync();
+	reboot(RB_POWER_OFF);
+	return 0;
+}
