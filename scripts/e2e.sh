@@ -2,7 +2,7 @@
 # make e2e [ARCH=...]: the end-to-end boot.  Boots the kernel of our
 # configuration for ARCH (the one "make kunit ARCH=..." builds and runs)
 # in QEMU with a virtio-blk disk (a sparse file in the cache, made anew for
-# every boot) and an initramfs whose init is scripts/e2e/odirect.c, built
+# every boot, removed after it) and an initramfs whose init is scripts/e2e/odirect.c, built
 # static with Debian's libc for that arch.  init writes and reads back
 # E2E_MIB MiB (default 16) with O_DIRECT at each fragmentation level of
 # LEVELS (percent of filled memory that stays allocated, default "0"),
@@ -53,8 +53,11 @@ if [ "${E2E_BUILD:-1}" = 1 ]; then
 fi
 [ -f "$build/.config" ] || fail "no kernel in $build (make kunit ARCH=$arch)"
 
-work=$CACHE/e2e/$name
-rm -rf "$work" && mkdir -p "$work"
+# A directory of this boot's own: two runs of one arch (make check and
+# make bench) may boot at the same time.
+mkdir -p "$CACHE/e2e"
+work=$(mktemp -d "$CACHE/e2e/$name.XXXXXX")
+trap 'rm -rf "$work"' EXIT
 cross=$(cross_of "$arch")
 "${cross}gcc" -static -O2 -Wall -Wextra -Werror -o "$work/init" \
 	"$TOP/scripts/e2e/odirect.c" || fail "the init program did not build"
@@ -83,7 +86,6 @@ rc=0
 	--initrd "$work/initramfs.cpio" --disk "$work/disk.img" \
 	--log "$work/console.log" --timeout "$timeout" \
 	"e2e_mib=$mib" "e2e_levels=$levels" || rc=$?
-rm -f "$work/disk.img"
 [ -s "$work/console.log" ] || fail "QEMU printed nothing (exit $rc)"
 cp "$work/console.log" "$RESULTS/$name.log"
 echo ran >"$status"
