@@ -10,8 +10,9 @@ saved) with kunit.py's own parser from the kernel tree, and checks:
     splat (BUG, WARNING, Oops, KASAN, UBSAN, panic, lockdep).
 A variant of an arch (arm-lpae) is checked against that arch's column of
 the plan; ARCH-e2e, the end-to-end boot of ARCH (scripts/e2e.sh), against
-the rows of its e2e_ suites (results/ARCH-e2e.log).  With --configs it also reads results/configs.tsv, written by
-the configuration stage (scripts/configs.sh), and fails on any
+the rows of its e2e_ suites (results/ARCH-e2e.log).  With --configs it
+also reads results/configs.tsv, written by the configuration stage
+(scripts/configs.sh), and fails on any
 configuration that did not build, boot or pass, or that has new warnings.
 Then it prints a suite x arch table and a configuration x arch table (also
 written to results/summary.md) and, last, one line "N passed, N failed,

@@ -53,7 +53,7 @@ for arch in "$@"; do
 	note "=== $arch ==="
 	stage "kunit-$arch" "$TOP/scripts/run-kunit.sh" "$arch" || rc=1
 	# The end-to-end boot of the kernel that stage built (x86_64, arm,
-	# arm64: arm-lpae's build differs from arm's only in LPAE).
+	# arm64: arm-lpae's kernel is arm's with LPAE and HIGHMEM).
 	case "$arch" in x86_64 | arm | arm64)
 		stage "e2e-$arch" env E2E_BUILD=0 "$TOP/scripts/e2e.sh" "$arch" || rc=1 ;;
 	esac

@@ -2,8 +2,9 @@
 # make e2e [ARCH=...]: the end-to-end boot.  Boots the kernel of our
 # configuration for ARCH (the one "make kunit ARCH=..." builds and runs)
 # in QEMU with a virtio-blk disk (a sparse file in the cache, made anew for
-# every boot, removed after it) and an initramfs whose init is scripts/e2e/odirect.c, built
-# static with Debian's libc for that arch.  init writes and reads back
+# every boot, removed after it) and an initramfs whose init is
+# scripts/e2e/odirect.c, built static with Debian's libc for that arch.
+# init writes and reads back
 # E2E_MIB MiB (default 16) with O_DIRECT at each fragmentation level of
 # LEVELS (percent of filled memory that stays allocated, default "0"),
 # checks the disk's sg_coalesce counters, prints KTAP (suite e2e_odirect)

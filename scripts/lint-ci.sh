@@ -60,8 +60,11 @@ if (cd "$scratch" && node "$npm_dir/node_modules/gitlab-ci-local/src/index.js" \
 	--list >"$scratch/out" 2>&1); then
 	echo ".gitlab-ci.yml: ok (gitlab-ci-local)"
 else
-	sed -n '/Invalid\|not found\|rror/,/For further troubleshooting/p' "$scratch/out" |
-		grep -v -e '^$' -e 'For further troubleshooting' | sed 's/^/.gitlab-ci.yml: /'
+	# The findings, without gitlab-ci-local's advice; all of it if it
+	# printed something else.
+	found=$(sed -n '/Invalid\|not found\|rror/,/For further troubleshooting/p' "$scratch/out" |
+		grep -v -e '^$' -e 'For further troubleshooting') || found=$(cat "$scratch/out")
+	echo "$found" | sed 's/^/.gitlab-ci.yml: /'
 	rc=1
 fi
 [ $rc -eq 0 ] || echo "error: the CI definitions have findings (see above)" >&2
