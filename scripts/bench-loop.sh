@@ -5,7 +5,8 @@
 #                  in the last patch that adds a file, edited in a scratch
 #                  copy of kernel-patches/; the repository is not touched);
 #                  with BENCH_COLD=1 also cold: an empty cache of its own
-#                  (packages installed), which takes an hour or more here
+#                  (packages installed), which takes an hour or more here;
+#                  BENCH_COLD=only measures that row alone
 #   per arch       build + QEMU run of "make kunit" for ARCH...: cold with
 #                  no ccache, cold with the warm ccache, unchanged, one
 #                  patch changed (BENCH_ARCHES=0 skips them)
@@ -49,7 +50,10 @@ check_row() {	# check_row LABEL [env...]: one make check, its stages kept
 	echo "| run | wall time |"
 	echo "|---|---|"
 } >"$out"
-[ "${BENCH_COLD:-0}" = 1 ] && check_row cold CACHE="$scratch/cache"
+case ${BENCH_COLD:-0} in
+1) check_row cold CACHE="$scratch/cache" ;;
+only) check_row cold CACHE="$scratch/cache"; cat "$out"; exit 0 ;;
+esac
 check_row unchanged
 check_row one-patch PATCHES="$scratch/patches"
 check_row restored	# the build directories back at the real series
