@@ -30,6 +30,14 @@ GOOD = ['0001-hello-add-a-first-comment.patch',
         '0002-hello-add-a-second-comment.patch']
 
 
+def default_signals():
+    """Undo SIGINT/SIGQUIT being ignored, as a shell does for a command
+    it starts in the background: bash cannot trap a signal that was
+    ignored when it started, and the interrupt tests send SIGINT."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 def git(cwd, *args):
     return subprocess.run(
         ['git', '-c', 'user.name=t', '-c', 'user.email=t@localhost', *args],
@@ -195,7 +203,8 @@ class Harness(unittest.TestCase):
         p = subprocess.Popen([os.path.join(SCRIPTS, 'kunit.sh'), 'x86_64'],
                              env=self.env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True,
-                             start_new_session=True)
+                             start_new_session=True,
+                             preexec_fn=default_signals)
         for _ in range(200):
             if os.path.exists(started):
                 break
