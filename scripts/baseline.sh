@@ -33,8 +33,7 @@ tar -xJf "$TARBALL" -C "$tmp" --strip-components=1
 	# The tree ships its own .gitignore files; force-add so the baseline
 	# really is the whole tarball.
 	git add -f -A .
-	git -c user.name=dmatopics -c user.email=dmatopics@localhost \
-		commit -q -m "linux-source-6.1 $ver" -m "Untouched $TARBALL."
+	baseline_message "$ver" | baseline_git commit -q -F -
 	git -c user.name=dmatopics -c user.email=dmatopics@localhost \
 		tag -a -m "linux-source-6.1 $ver" baseline
 	git gc -q --auto

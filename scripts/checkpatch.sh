@@ -36,5 +36,13 @@ if [ -f "$exceptions" ]; then
 		}
 	done
 fi
+cover=$PATCHES/0000-cover-letter.patch
+if [ ! -f "$cover" ]; then
+	echo "checkpatch: kernel-patches/0000-cover-letter.patch is missing (make refresh writes it)"
+	bad=$((bad + 1))
+elif grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE \*\*\*' "$cover"; then
+	echo "checkpatch: kernel-patches/0000-cover-letter.patch still has format-patch's placeholders: write its subject and text"
+	bad=$((bad + 1))
+fi
 [ $bad -eq 0 ] || die "checkpatch: $bad of $n patch(es) have errors, warnings or checks"
 echo "checkpatch: $n patch(es) clean (--strict)"

@@ -100,6 +100,22 @@ cgit() {
 }
 
 # The Debian package version of the tree, e.g. "6.1.192-3".
+# The baseline commit is made with a fixed identity and date, so that its
+# id depends only on the tarball: the cover letter's base-commit is the
+# same on every machine.  usage: baseline_git ARGS... (a git command run
+# with that identity and date)
+baseline_git() {
+	GIT_AUTHOR_NAME=dmatopics GIT_AUTHOR_EMAIL=dmatopics@localhost \
+	GIT_COMMITTER_NAME=dmatopics GIT_COMMITTER_EMAIL=dmatopics@localhost \
+	GIT_AUTHOR_DATE='1970-01-01T00:00:00Z' \
+	GIT_COMMITTER_DATE='1970-01-01T00:00:00Z' git "$@"
+}
+
+# The message of the baseline commit.  usage: baseline_message VERSION
+baseline_message() {
+	printf 'linux-source-6.1 %s\n\nUntouched %s.\n' "$1" "$TARBALL"
+}
+
 source_version() {
 	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown
 }

@@ -2,7 +2,9 @@
 # Export the commits of the "make tree" worktree back to kernel-patches/
 # with git format-patch and rewrite kernel-patches/series.  The output is
 # stable (zero commit ids, fixed abbreviation, no version signature), so a
-# refresh without changes leaves "git diff" empty.
+# refresh without changes leaves "git diff" empty.  The cover letter,
+# 0000-cover-letter.patch, is regenerated too; its subject and text are
+# written in that file and kept (scripts/cover-letter.py).
 . "$(dirname "$0")/common.sh"
 
 lock exclusive
@@ -28,6 +30,18 @@ trap 'rm -rf "$tmp"' EXIT
 "${dgit[@]}" format-patch -q --zero-commit --no-signature -N --no-renames \
 	-o "$tmp" baseline..HEAD
 (cd "$tmp" && ls -1 -- *.patch 2>/dev/null || true) >"$tmp/series"
+
+# The cover letter, as "git format-patch --cover-letter --base" writes it,
+# keeping the subject and text of the one it replaces.  Its base-commit is
+# the baseline commit as baseline.sh makes it on a fresh machine (fixed
+# identity and date, so the id depends only on the tarball).
+base=$(baseline_message "$(source_version)" |
+	baseline_git -C "$DEVTREE" commit-tree -F - "$("${dgit[@]}" rev-parse 'baseline^{tree}')")
+"${dgit[@]}" format-patch -q --zero-commit --no-signature -N --no-renames \
+	--cover-letter --base=baseline -o "$tmp/cover" baseline..HEAD
+python3 "$TOP/scripts/cover-letter.py" "$tmp/cover/0000-cover-letter.patch" \
+	"$PATCHES/0000-cover-letter.patch" "$base" "$("${dgit[@]}" log -1 --format=%aD)" \
+	>"$tmp/0000-cover-letter.patch"
 
 mkdir -p "$PATCHES"
 rm -f "$PATCHES"/*.patch
