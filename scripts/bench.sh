@@ -50,10 +50,16 @@ experiment_build() {
 }
 
 "$TOP/scripts/deps.sh" bench "$@"
+# The benchmark suite is not part of KUNIT_ALL_TESTS nor of make check:
+# it is built here, into a build directory of its own.
+mkdir -p "$CACHE"
+benchconfig=$CACHE/bench.kunitconfig
+{ cat "$TOP/kunitconfig"; echo CONFIG_SG_MERGE_BENCH_KUNIT=y; } >"$benchconfig"
 for arch in "$@"; do
 	check_arch "$arch"
 	# Keep the bench run's results apart from make kunit / make check.
-	RESULTS=$bench "$TOP/scripts/run-kunit.sh" "$arch" "$filter" || rc=1
+	RESULTS=$bench KUNITCONFIG=$benchconfig KUNIT_BUILD_DIR=$CACHE/build/bench-$arch \
+		"$TOP/scripts/run-kunit.sh" "$arch" "$filter" || rc=1
 	RESULTS=$bench E2E_NAME=$arch-e2e "$TOP/scripts/e2e.sh" "$arch" "$levels" || rc=1
 	[ "${BENCH_2004:-1}" = 1 ] || continue
 	if experiment_build "$arch"; then

@@ -99,7 +99,6 @@ cgit() {
 		-c advice.detachedHead=false "$@"
 }
 
-# The Debian package version of the tree, e.g. "6.1.192-3".
 # The baseline commit is made with a fixed identity and date, so that its
 # id depends only on the tarball: the cover letter's base-commit is the
 # same on every machine.  usage: baseline_git ARGS... (a git command run
@@ -116,6 +115,7 @@ baseline_message() {
 	printf 'linux-source-6.1 %s\n\nUntouched %s.\n' "$1" "$TARBALL"
 }
 
+# The Debian package version of the tree, e.g. "6.1.192-3".
 source_version() {
 	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown
 }
@@ -180,5 +180,10 @@ fragment() {	# fragment modules|off ARCH: our kunitconfig, changed
 			*) echo "$k=$v" ;;
 			esac
 		done
+		# The benchmark suite, which our kunitconfig leaves to make
+		# bench, builds as a module too.
+		if [ "$kind" = modules ]; then
+			echo CONFIG_SG_MERGE_BENCH_KUNIT=m
+		fi
 	}
 }

@@ -60,7 +60,7 @@ def main():
     note = (f'{len(new)} cases ({len(base)} on the baseline); '
             f'new suites: {", ".join(ours) or "none"}; '
             f'on: {" ".join(on) or "none"}; '
-            f'off (dependency not met): {" ".join(off) or "none"}')
+            f'off (a dependency not met, or not a test: default n): {" ".join(off) or "none"}')
     if problems:
         note = '; '.join(problems[:5]) + \
             (f' (+{len(problems) - 5} more)' if len(problems) > 5 else '') + \

@@ -6,7 +6,9 @@
 # results/ARCH.status: "ran" once the guest ran, else "not run: REASON"
 # (written first, before anything else, so that results of an earlier run
 # are never read as this run's).  An interrupt (SIGINT, SIGTERM) stops the
-# run at once with "interrupted" and exit status 130.
+# run at once with "interrupted" and exit status 130.  KUNIT_BUILD_DIR
+# replaces the build directory ($CACHE/build/ARCH), KUNITCONFIG the
+# kunitconfig (for "make bench", which adds the benchmark suite).
 #
 # usage: scripts/run-kunit.sh ARCH [FILTER]
 . "$(dirname "$0")/common.sh"
@@ -41,7 +43,7 @@ x86_64) timeout=${KUNIT_TIMEOUT:-120} ;;
 arm*) timeout=${KUNIT_TIMEOUT:-300} ;;
 esac
 
-build=$CACHE/build/$arch
+build=${KUNIT_BUILD_DIR:-$CACHE/build/$arch}
 mkdir -p "$build"
 rm -f "$build/test.log"
 
