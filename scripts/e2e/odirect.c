@@ -4,6 +4,11 @@
  * process through a virtio-blk disk, measured with the disk's scatterlist
  * coalescing counters (/sys/kernel/debug/block/vda/sg_coalesce).
  *
+ * It first checks that nothing is counted while counting is off (its
+ * state at boot): one O_DIRECT write and read, with the counters reset
+ * before; then it switches counting on
+ * (/sys/kernel/debug/scatterlist/coalesce_enable).
+ *
  * For each fragmentation level of e2e_levels= (percent, default "0") it
  * first fragments free memory (level > 0): it fills free memory with
  * anonymous pages, then gives back a random (100 - level)% of them,
@@ -34,6 +39,7 @@
 
 #define DISK		"/dev/vda"
 #define COUNTERS	"/sys/kernel/debug/block/vda/sg_coalesce"
+#define SWITCH		"/sys/kernel/debug/scatterlist/coalesce_enable"
 #define CHUNK		(512 << 10)	/* bytes per pwrite()/pread() */
 #define RESERVE		(48 << 20)	/* free memory the filler leaves */
 
@@ -82,18 +88,25 @@ static int read_counters(struct counters *c)
 	return 0;
 }
 
-static int reset_counters(void)
+static int write_file(const char *path, const char *val)
 {
-	int fd = open(COUNTERS, O_WRONLY);
+	int fd = open(path, O_WRONLY);
+	ssize_t len = strlen(val);
 
-	if (fd < 0 || write(fd, "0", 1) != 1) {
-		fail("reset " COUNTERS);
+	if (fd < 0 || write(fd, val, len) != len) {
+		diag("error: write '%s' to %s: %s", val, path, strerror(errno));
+		errors++;
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
 	close(fd);
 	return 0;
+}
+
+static int reset_counters(void)
+{
+	return write_file(COUNTERS, "0");
 }
 
 /* An application's buffer: anonymous memory faulted in page by page. */
@@ -165,8 +178,59 @@ static void *fragment(unsigned int level, size_t *len)
 }
 
 struct result {
-	int counted, entries_ok, data_ok, reset_ok;
+	int counted, entries_ok, data_ok, reset_ok, off_ok;
 };
+
+/*
+ * With counting off, as at boot: one chunk written and read back with
+ * O_DIRECT must leave the reset counters at zero.  Then switch it on.
+ */
+static void check_off_then_switch_on(struct result *r)
+{
+	unsigned char *buf = touched_buffer(CHUNK, 7);
+	struct counters c;
+	char state = 0;
+	int fd = -1;
+	FILE *f;
+
+	r->off_ok = 0;
+	if (!buf)
+		return;
+	fd = open(DISK, O_RDWR | O_DIRECT);
+	if (fd < 0) {
+		fail("open " DISK " O_DIRECT");
+		goto out;
+	}
+	if (reset_counters())
+		goto out;
+	if (pwrite(fd, buf, CHUNK, 0) != CHUNK ||
+	    pread(fd, buf, CHUNK, 0) != CHUNK) {
+		fail("O_DIRECT I/O with counting off");
+		goto out;
+	}
+	if (read_counters(&c))
+		goto out;
+	if (c.segments || c.entries || c.merged)
+		diag("counting off: %" PRIu64 " pieces, %" PRIu64
+		     " entries, %" PRIu64 " merged counted", c.segments,
+		     c.entries, c.merged);
+	else
+		r->off_ok = 1;
+out:
+	if (fd >= 0)
+		close(fd);
+	munmap(buf, CHUNK);
+	/* The runs that follow need counting on, whatever happened here. */
+	if (write_file(SWITCH, "1"))
+		return;
+	f = fopen(SWITCH, "r");
+	if (!f || fscanf(f, " %c", &state) != 1 || state != '1') {
+		diag("error: %s does not read 1 after writing 1", SWITCH);
+		errors++;
+	}
+	if (f)
+		fclose(f);
+}
 
 static void run_level(unsigned int level, size_t size, struct result *r)
 {
@@ -210,7 +274,7 @@ static void run_level(unsigned int level, size_t size, struct result *r)
 		     " pages submitted", level, c.segments, pages);
 		r->counted = 0;
 	}
-	if (c.entries > c.segments)
+	if (c.entries > c.segments || c.merged != c.segments - c.entries)
 		r->entries_ok = 0;
 	diag("bench: level %u: pieces %" PRIu64 " entries %" PRIu64
 	     " merged %" PRIu64 " rate %" PRIu64 ".%01" PRIu64 "%%", level,
@@ -218,7 +282,8 @@ static void run_level(unsigned int level, size_t size, struct result *r)
 	     c.segments ? c.merged * 100 / c.segments : 0,
 	     c.segments ? c.merged * 1000 / c.segments % 10 : 0);
 	/* The reset must also work after I/O, not only on a fresh disk. */
-	if (reset_counters() || read_counters(&c) || c.segments || c.entries)
+	if (reset_counters() || read_counters(&c) || c.segments || c.entries ||
+	    c.merged)
 		r->reset_ok = 0;
 out:
 	if (fd >= 0)
@@ -240,7 +305,7 @@ int main(void)
 {
 	const char *levels = getenv("e2e_levels");
 	const char *mib = getenv("e2e_mib");
-	struct result r = { 1, 1, 1, 1 };
+	struct result r = { 1, 1, 1, 1, 1 };
 	size_t size;
 	char *list, *tok;
 
@@ -256,21 +321,23 @@ int main(void)
 		fail("mount devtmpfs");
 
 	printf("KTAP version 1\n1..1\n");
-	printf("    KTAP version 1\n    # Subtest: e2e_odirect\n    1..4\n");
+	printf("    KTAP version 1\n    # Subtest: e2e_odirect\n    1..5\n");
 	diag("bench: %zu MiB written and read back with O_DIRECT, page size %ld",
 	     size >> 20, page_size);
+	check_off_then_switch_on(&r);
 	list = strdup(levels ? levels : "0");
 	for (tok = strtok(list, ","); tok; tok = strtok(NULL, ","))
 		run_level(atoi(tok), size, &r);
 	if (errors)
-		r.counted = r.entries_ok = r.data_ok = r.reset_ok = 0;
+		r.counted = r.entries_ok = r.data_ok = r.reset_ok = r.off_ok = 0;
 	result(1, r.counted, "pieces_counted_equal_pages_submitted");
-	result(2, r.entries_ok, "entries_never_exceed_pieces");
+	result(2, r.entries_ok, "entries_and_merges_add_up_to_pieces");
 	result(3, r.data_ok, "data_read_back_equals_data_written");
 	result(4, r.reset_ok, "reset_clears_the_counters");
+	result(5, r.off_ok, "nothing_counted_while_counting_is_off");
 	printf("%s 1 e2e_odirect\n",
-	       r.counted && r.entries_ok && r.data_ok && r.reset_ok ?
-	       "ok" : "not ok");
+	       r.counted && r.entries_ok && r.data_ok && r.reset_ok &&
+	       r.off_ok ? "ok" : "not ok");
 	fflush(stdout);
 	sync();
 	reboot(RB_POWER_OFF);
