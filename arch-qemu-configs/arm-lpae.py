@@ -9,18 +9,29 @@
 # (translation table walk) (0x217)" in QEMU 7.2 (Debian 12) under TCG,
 # which stops the run; the cause is not known here.
 #
-# The top 4M stay out of the memory map (mem=3068M) for the
-# dma_coherent_pool suite, which finds them as in arm.py: ARM keeps struct
-# pages for every pageblock (4M) that memory overlaps, so a smaller hole
-# would still have them.
+# The top 4M stay out of the memory map (mem=3068M) for the device pool
+# without struct pages at the end of RAM (dtb.py): ARM keeps struct pages
+# for every pageblock (4M) that memory overlaps, so a smaller hole would
+# still have them.
+import importlib.util
 import os
 
 from ..qemu_config import QemuArchParams
 
-with open(os.path.join(os.path.dirname(__file__), 'checkers.config')) as f:
+_here = os.path.dirname(__file__)
+_spec = importlib.util.spec_from_file_location('dmatopics_dtb',
+					       os.path.join(_here, 'dtb.py'))
+dtb = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(dtb)
+
+with open(os.path.join(_here, 'checkers.config')) as f:
 	CHECKERS = f.read()
-with open(os.path.join(os.path.dirname(__file__), 'e2e.config')) as f:
+with open(os.path.join(_here, 'e2e.config')) as f:
 	E2E = f.read()
+
+QEMU_PARAMS = ['-machine', 'virt', '-m', '3G', '-smp', '2']
+# The DTB describes the machine these parameters make.
+DTB = dtb.make_dtb('arm', QEMU_PARAMS, 0x100000000)
 
 QEMU_ARCH = QemuArchParams(linux_arch='arm',
 			   kconfig='''
@@ -39,5 +50,4 @@ CONFIG_SERIAL_AMBA_PL011_CONSOLE=y
 			   qemu_arch='arm',
 			   kernel_path='arch/arm/boot/zImage',
 			   kernel_command_line='console=ttyAMA0 mem=3068M panic_on_warn=1',
-			   extra_qemu_params=['-machine', 'virt', '-m', '3G',
-					      '-smp', '2'])
+			   extra_qemu_params=QEMU_PARAMS + ['-dtb', DTB])

@@ -4,25 +4,37 @@
 # end-to-end boot needs (e2e.config), two CPUs and
 # panic_on_warn=1, so that any WARN fails the run by itself.
 #
-# Device-local memory for the dma_coherent_pool suite: RAM the device tree
-# describes but the kernel does not manage, so with no struct page, like
-# memory on a device.  Without HIGHMEM (as here) the kernel manages only
-# lowmem, below 0x70000000 with the 3G/1G split, and drops the rest of the
-# 1G; mem=1023M keeps at least the top 1M out of the memory map should
-# HIGHMEM be enabled.  The suite finds the region as the part of the
-# device tree's memory above the last System RAM resource.
+# Device-local memory for the dma_coherent_pool and dma_coherent_buf
+# suites, declared as boards declare it: the guest boots with QEMU's own
+# device tree plus two "shared-dma-pool" reserved-memory regions (dtb.py).
+# The first is the top 1M of RAM, which the kernel does not manage, so it
+# has no struct page: without HIGHMEM (as here) the kernel manages only
+# lowmem, below 0x70000000 with the 3G/1G split, and mem=1023M keeps the
+# top 1M out of the memory map should HIGHMEM be enabled.  The second lies
+# in lowmem, with struct pages.
 #
 # highmem=off: QEMU's default places the PCIe ECAM above 4G, which a
 # kernel without LPAE cannot map ("can't claim ECAM area"), and the PCI
 # host, with the virtio-blk disk of the e2e boot, would not probe.
+import importlib.util
 import os
 
 from ..qemu_config import QemuArchParams
 
-with open(os.path.join(os.path.dirname(__file__), 'checkers.config')) as f:
+_here = os.path.dirname(__file__)
+_spec = importlib.util.spec_from_file_location('dmatopics_dtb',
+					       os.path.join(_here, 'dtb.py'))
+dtb = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(dtb)
+
+with open(os.path.join(_here, 'checkers.config')) as f:
 	CHECKERS = f.read()
-with open(os.path.join(os.path.dirname(__file__), 'e2e.config')) as f:
+with open(os.path.join(_here, 'e2e.config')) as f:
 	E2E = f.read()
+
+QEMU_PARAMS = ['-machine', 'virt,highmem=off', '-smp', '2']
+# The DTB describes the machine these parameters make.
+DTB = dtb.make_dtb('arm', QEMU_PARAMS, 0x80000000)
 
 QEMU_ARCH = QemuArchParams(linux_arch='arm',
 			   kconfig='''
@@ -39,5 +51,4 @@ CONFIG_SERIAL_AMBA_PL011_CONSOLE=y
 			   qemu_arch='arm',
 			   kernel_path='arch/arm/boot/zImage',
 			   kernel_command_line='console=ttyAMA0 mem=1023M panic_on_warn=1',
-			   extra_qemu_params=['-machine', 'virt,highmem=off',
-					      '-smp', '2'])
+			   extra_qemu_params=QEMU_PARAMS + ['-dtb', DTB])

@@ -9,20 +9,32 @@
 # byte-exact shadow memory.
 #
 # Device-local memory for the dma_coherent_pool suite: arm64 builds
-# OF_RESERVED_MEM, which selects DMA_DECLARE_COHERENT.  mem=896M keeps the
-# top 128M of the 1G out of the memory map: arm64 (SPARSEMEM_VMEMMAP) has
+# OF_RESERVED_MEM, which selects DMA_DECLARE_COHERENT, and the pools are
+# declared in the device tree as on arm (dtb.py).  mem=896M keeps the top
+# 128M of the 1G out of the memory map: arm64 (SPARSEMEM_VMEMMAP) has
 # struct pages, and pfn_valid(), for whole 128M sections of early memory,
-# so the hole must be a whole section to have no struct page.  The suite
-# finds it, as on arm, as the part of the device tree's memory above the
-# last System RAM resource.
+# so the hole must be a whole section for the pool at its top to have no
+# struct page.
+import importlib.util
 import os
 
 from ..qemu_config import QemuArchParams
 
-with open(os.path.join(os.path.dirname(__file__), 'checkers.config')) as f:
+_here = os.path.dirname(__file__)
+_spec = importlib.util.spec_from_file_location('dmatopics_dtb',
+					       os.path.join(_here, 'dtb.py'))
+dtb = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(dtb)
+
+with open(os.path.join(_here, 'checkers.config')) as f:
 	CHECKERS = f.read()
-with open(os.path.join(os.path.dirname(__file__), 'e2e.config')) as f:
+with open(os.path.join(_here, 'e2e.config')) as f:
 	E2E = f.read()
+
+QEMU_PARAMS = ['-machine', 'virt', '-cpu', 'cortex-a57', '-m', '1G',
+	       '-smp', '2']
+# The DTB describes the machine these parameters make.
+DTB = dtb.make_dtb('aarch64', QEMU_PARAMS, 0x80000000)
 
 QEMU_ARCH = QemuArchParams(linux_arch='arm64',
 			   kconfig='''
@@ -36,5 +48,4 @@ CONFIG_SERIAL_AMBA_PL011_CONSOLE=y
 			   qemu_arch='aarch64',
 			   kernel_path='arch/arm64/boot/Image.gz',
 			   kernel_command_line='console=ttyAMA0 mem=896M panic_on_warn=1',
-			   extra_qemu_params=['-machine', 'virt', '-cpu', 'cortex-a57',
-					      '-m', '1G', '-smp', '2'])
+			   extra_qemu_params=QEMU_PARAMS + ['-dtb', DTB])

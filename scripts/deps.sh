@@ -13,8 +13,8 @@ for arch in "$@"; do
 	case "$arch" in um | lint | bench) ;; *) check_arch "$arch" ;; esac
 	case "$arch" in
 	x86_64) pkgs="$pkgs qemu-system-x86" ;;
-	arm | arm-lpae) pkgs="$pkgs qemu-system-arm gcc-arm-linux-gnueabihf libc6-dev-armhf-cross" ;;
-	arm64) pkgs="$pkgs qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross" ;;
+	arm | arm-lpae) pkgs="$pkgs qemu-system-arm device-tree-compiler gcc-arm-linux-gnueabihf libc6-dev-armhf-cross" ;;
+	arm64) pkgs="$pkgs qemu-system-arm device-tree-compiler gcc-aarch64-linux-gnu libc6-dev-arm64-cross" ;;
 	um) ;;
 	bench) pkgs="$pkgs gnuplot-nox" ;;
 	# make lint-ci: Node.js and npm, from Debian unless already there

@@ -1,0 +1,99 @@
+# The device tree an ARM guest boots with: QEMU "virt"'s own, dumped with
+# the guest's machine options, plus device-local memory declared as boards
+# declare it: two "shared-dma-pool" reserved-memory regions with "no-map",
+# referenced by the "memory-region" of the node the dma_coherent_pool and
+# dma_coherent_buf suites set up with of_reserved_mem_device_init_by_idx():
+#   0  1M at the end of RAM, which the guest's mem= keeps out of the memory
+#      map: memory with no struct page;
+#   1  1M at RAM + 256M, in the memory map but not mapped: struct pages
+#      (not at RAM + 128M: QEMU puts its own DTB there on 32-bit ARM).
+# The node sits on a bus whose dma-ranges put the device's view of memory
+# 1G below the CPU's, so DMA addresses differ from physical ones.
+#
+# Used by the per-arch --qemu_config files (extra_qemu_params: -dtb PATH).
+# Needs dtc (Debian: device-tree-compiler).  The DTB is made once per QEMU
+# command and kept in $XDG_CACHE_HOME/dmatopics-dtb.
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+
+RAM_BASE = 0x40000000	# QEMU virt, 32- and 64-bit
+POOL_SIZE = 0x100000
+
+OVERLAY = '''
+/ {{
+	reserved-memory {{
+		#address-cells = <2>;
+		#size-cells = <2>;
+		ranges;
+
+		dma_kunit_nopage: pool@{nopage:x} {{
+			compatible = "shared-dma-pool";
+			reg = <{nopage_hi:#x} {nopage_lo:#x} 0x0 {size:#x}>;
+			no-map;
+		}};
+
+		dma_kunit_paged: pool@{paged:x} {{
+			compatible = "shared-dma-pool";
+			reg = <{paged_hi:#x} {paged_lo:#x} 0x0 {size:#x}>;
+			no-map;
+		}};
+	}};
+
+	dma-kunit-bus {{
+		#address-cells = <2>;
+		#size-cells = <2>;
+		ranges;
+		/* device address 0 is CPU address {base:#x}, for 4G */
+		dma-ranges = <0x0 0x0 0x0 {base:#x} 0x1 0x0>;
+
+		dma-coherent-kunit {{
+			memory-region = <&dma_kunit_nopage>, <&dma_kunit_paged>;
+		}};
+	}};
+}};
+'''
+
+
+def _run(cmd):
+	try:
+		subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL,
+			       stderr=subprocess.PIPE, text=True)
+	except FileNotFoundError:
+		raise SystemExit(f'dtb.py: {cmd[0]} not found (Debian: '
+				 f'{"device-tree-compiler" if cmd[0] == "dtc" else "qemu-system-arm"})')
+	except subprocess.CalledProcessError as e:
+		raise SystemExit(f'dtb.py: {" ".join(cmd)} failed: {e.stderr.strip()}')
+
+
+def make_dtb(qemu_arch, qemu_params, ram_end):
+	"""The path of the DTB for `qemu-system-QEMU_ARCH QEMU_PARAMS` (after
+	kunit.py's own -nodefaults -m 1024) whose RAM ends at RAM_END."""
+	nopage, paged = ram_end - POOL_SIZE, RAM_BASE + 0x10000000
+	overlay = OVERLAY.format(nopage=nopage, nopage_hi=nopage >> 32,
+				 nopage_lo=nopage & 0xffffffff, paged=paged,
+				 paged_hi=paged >> 32, paged_lo=paged & 0xffffffff,
+				 size=POOL_SIZE, base=RAM_BASE)
+	qemu = shutil.which(f'qemu-system-{qemu_arch}') or f'qemu-system-{qemu_arch}'
+	cmd = [qemu, '-nodefaults', '-m', '1024'] + list(qemu_params)
+	key = hashlib.sha256(repr((cmd, os.path.getmtime(qemu) if os.path.exists(qemu) else 0,
+				   overlay)).encode()).hexdigest()[:16]
+	cache = os.path.join(os.environ.get('XDG_CACHE_HOME') or
+			     os.path.expanduser('~/.cache'), 'dmatopics-dtb')
+	out = os.path.join(cache, f'{qemu_arch}-{key}.dtb')
+	if os.path.exists(out):
+		return out
+	os.makedirs(cache, exist_ok=True)
+	with tempfile.TemporaryDirectory(dir=cache) as tmp:
+		virt = os.path.join(tmp, 'virt.dtb')
+		dts = os.path.join(tmp, 'guest.dts')
+		_run(cmd + ['-machine', f'dumpdtb={virt}', '-display', 'none'])
+		_run(['dtc', '-q', '-I', 'dtb', '-O', 'dts', '-o', dts, virt])
+		with open(dts, 'a') as f:
+			f.write(overlay)
+		_run(['dtc', '-q', '-I', 'dts', '-O', 'dtb', '-o',
+		      os.path.join(tmp, 'guest.dtb'), dts])
+		os.replace(os.path.join(tmp, 'guest.dtb'), out)
+	return out
