@@ -3,12 +3,14 @@
 # configuration for ARCH (the one "make kunit ARCH=..." builds and runs)
 # in QEMU with a virtio-blk disk (a sparse file in the cache, made anew for
 # every boot, removed after it) and an initramfs whose init is
-# scripts/e2e/odirect.c, built static with Debian's libc for that arch.
+# scripts/e2e/odirect.c (with coherent_buf.c), built static with Debian's
+# libc for that arch.
 # init writes and reads back
 # E2E_MIB MiB (default 16) with O_DIRECT at each fragmentation level of
 # LEVELS (percent of filled memory that stays allocated, default "0"),
 # checks the disk's sg_coalesce counters, prints KTAP (suite e2e_odirect)
-# and "# bench:" lines, and powers off.
+# and "# bench:" lines, then maps, forks, mremaps and unbinds the
+# dma_coherent_buf sample driver (suite e2e_coherent_buf), and powers off.
 #
 # Results, like those of run-kunit.sh, under the name ARCH-e2e (E2E_NAME=
 # overrides): results/NAME.{status,log,ktap,junit.xml}; check-results.py
@@ -61,7 +63,8 @@ work=$(mktemp -d "$CACHE/e2e/$name.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cross=$(cross_of "$arch")
 "${cross}gcc" -static -O2 -Wall -Wextra -Werror -o "$work/init" \
-	"$TOP/scripts/e2e/odirect.c" || fail "the init program did not build"
+	"$TOP/scripts/e2e/odirect.c" "$TOP/scripts/e2e/coherent_buf.c" ||
+	fail "the init program did not build"
 gcc -O2 -o "$work/gen_init_cpio" "$SRC/usr/gen_init_cpio.c" ||
 	fail "usr/gen_init_cpio did not build"
 cat >"$work/initramfs.list" <<EOF

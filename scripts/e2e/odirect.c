@@ -21,7 +21,8 @@
  *
  * Output: KTAP, one suite "e2e_odirect" whose cases hold over every level,
  * and "# bench:" diagnostic lines with the figures of each level.  Then it
- * powers the machine off.  It writes nothing but the guest's own disk.
+ * runs the suite e2e_coherent_buf (coherent_buf.c) and powers the machine
+ * off.  It writes nothing but the guest's own disk.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -49,6 +50,8 @@ struct counters {
 
 static long page_size;
 static int errors;
+
+int coherent_buf_suite(int n);	/* coherent_buf.c */
 
 static void diag(const char *fmt, ...)
 {
@@ -320,7 +323,7 @@ int main(void)
 	if (mount("devtmpfs", "/dev", "devtmpfs", 0, NULL) && errno != EBUSY)
 		fail("mount devtmpfs");
 
-	printf("KTAP version 1\n1..1\n");
+	printf("KTAP version 1\n1..2\n");
 	printf("    KTAP version 1\n    # Subtest: e2e_odirect\n    1..5\n");
 	diag("bench: %zu MiB written and read back with O_DIRECT, page size %ld",
 	     size >> 20, page_size);
@@ -339,6 +342,7 @@ int main(void)
 	       r.counted && r.entries_ok && r.data_ok && r.reset_ok &&
 	       r.off_ok ? "ok" : "not ok");
 	fflush(stdout);
+	coherent_buf_suite(2);
 	sync();
 	reboot(RB_POWER_OFF);
 	return 0;

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * e2e_coherent_buf, part of the e2e boot's init: the sample driver of
+ * struct dma_coherent_buf (samples/dma, built in by our kunitconfig) used
+ * from real processes.  Its device maps a 64K coherent buffer through
+ * /dev/dma-coherent-buf-sample; unbinding the driver in sysfs revokes
+ * every mapping, which then gets SIGBUS.  The KUnit suite dma_coherent_buf
+ * covers what a kernel thread can do; this covers fork() and mremap(),
+ * which need a process, and the unbind from sysfs.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define DEV	"/dev/dma-coherent-buf-sample"
+#define DRIVER	"/sys/bus/platform/drivers/dma-coherent-buf-sample/"
+#define NAME	"dma-coherent-buf-sample"
+
+static long page;
+static sigjmp_buf jump;
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("    # e2e_coherent_buf: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	siglongjmp(jump, 1);
+}
+
+/* The byte at @p, or -1 if reading it gets SIGBUS. */
+static int peek(volatile unsigned char *p)
+{
+	if (sigsetjmp(jump, 1))
+		return -1;
+	return *p;
+}
+
+static unsigned char *map(int fd, size_t len, off_t off)
+{
+	unsigned char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+				fd, off);
+
+	if (p == MAP_FAILED) {
+		say("error: mmap of %zu bytes at %ld: %s", len, (long)off,
+		    strerror(errno));
+		return NULL;
+	}
+	return p;
+}
+
+static int sysfs_write(const char *file, const char *what)
+{
+	int fd = open(file, O_WRONLY), ok;
+
+	if (fd < 0) {
+		say("error: open %s: %s", file, strerror(errno));
+		return 0;
+	}
+	ok = write(fd, what, strlen(what)) == (ssize_t)strlen(what);
+	if (!ok)
+		say("error: write %s to %s: %s", what, file, strerror(errno));
+	close(fd);
+	return ok;
+}
+
+/* A child reads what the parent wrote after the parent unmapped. */
+static int fork_keeps_the_mapping_in_the_child(int fd)
+{
+	unsigned char *p = map(fd, page, 0);
+	int go[2], status;
+	pid_t pid;
+
+	if (!p || pipe(go))
+		return 0;
+	p[0] = 0x5a;
+	pid = fork();
+	if (pid == 0) {
+		char c;
+
+		if (read(go[0], &c, 1) != 1)
+			_exit(2);
+		if (p[0] != 0x5a)
+			_exit(3);
+		p[1] = 0xa5;
+		_exit(0);
+	}
+	munmap(p, page);
+	if (write(go[1], "x", 1) != 1 || waitpid(pid, &status, 0) != pid)
+		return 0;
+	close(go[0]);
+	close(go[1]);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		say("the child ended with status %#x", status);
+		return 0;
+	}
+	p = map(fd, page, 0);	/* the child's write is in the buffer */
+	if (!p)
+		return 0;
+	status = p[1] == 0xa5;
+	munmap(p, page);
+	return status;
+}
+
+/*
+ * mremap() moves the mapping with the buffer, and cannot make it larger
+ * than the vma the driver set up.
+ */
+static int mremap_moves_but_never_grows(int fd)
+{
+	unsigned char *p = map(fd, 2 * page, 0), *to, *moved;
+	int ok;
+
+	if (!p)
+		return 0;
+	p[page + 7] = 0x3c;
+	to = mmap(NULL, 2 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (to == MAP_FAILED)
+		return 0;
+	moved = mremap(p, 2 * page, 2 * page, MREMAP_MAYMOVE | MREMAP_FIXED,
+		       to);
+	if (moved != to) {
+		say("error: mremap: %s", strerror(errno));
+		return 0;
+	}
+	ok = moved[page + 7] == 0x3c;
+	if (mremap(moved, 2 * page, 3 * page, MREMAP_MAYMOVE) != MAP_FAILED) {
+		say("mremap() grew the mapping");
+		ok = 0;
+	}
+	munmap(moved, 2 * page);
+	return ok;
+}
+
+/* munmap() of the middle page leaves both ends mapped. */
+static int partial_munmap_keeps_the_rest(int fd)
+{
+	unsigned char *p = map(fd, 3 * page, 0);
+	int ok;
+
+	if (!p)
+		return 0;
+	p[0] = 1;
+	p[2 * page] = 3;
+	munmap(p + page, page);
+	ok = peek(p) == 1 && peek(p + 2 * page) == 3;
+	munmap(p, page);
+	munmap(p + 2 * page, page);
+	return ok;
+}
+
+/*
+ * Unbinding the driver revokes the mappings of every process, touched or
+ * not, and the open file maps nothing more.
+ */
+static int unbind_revokes_every_mapping(int fd)
+{
+	unsigned char *touched = map(fd, page, 0), *untouched = map(fd, page, 0);
+	int go[2], done[2], status, ok;
+	pid_t pid;
+	char c;
+
+	if (!touched || !untouched || pipe(go) || pipe(done))
+		return 0;
+	touched[0] = 0x11;
+	pid = fork();
+	if (pid == 0) {
+		if (touched[0] != 0x11 || write(done[1], "r", 1) != 1 ||
+		    read(go[0], &c, 1) != 1)
+			_exit(2);
+		_exit(peek(touched) == -1 ? 0 : 3);
+	}
+	if (read(done[0], &c, 1) != 1 || !sysfs_write(DRIVER "unbind", NAME))
+		return 0;
+	ok = peek(touched) == -1 && peek(untouched) == -1;
+	if (!ok)
+		say("a mapping was still readable after the unbind");
+	if (write(go[1], "x", 1) != 1 || waitpid(pid, &status, 0) != pid)
+		return 0;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		say("the child ended with status %#x", status);
+		ok = 0;
+	}
+	if (mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0) != MAP_FAILED ||
+	    errno != ENODEV) {
+		say("mmap() after the unbind did not fail with ENODEV");
+		ok = 0;
+	}
+	munmap(touched, page);
+	munmap(untouched, page);
+	return ok;
+}
+
+/* Bound again, the driver has a fresh buffer. */
+static int rebind_maps_a_new_buffer(void)
+{
+	unsigned char *p;
+	int fd, ok;
+
+	if (!sysfs_write(DRIVER "bind", NAME))
+		return 0;
+	fd = open(DEV, O_RDWR);
+	if (fd < 0) {
+		say("error: open " DEV ": %s", strerror(errno));
+		return 0;
+	}
+	p = map(fd, page, 0);
+	ok = p && peek(p) >= 0;
+	if (p)
+		munmap(p, page);
+	close(fd);
+	return ok;
+}
+
+/* Runs the suite as subtest @n of the init's KTAP; returns 1 if it passed. */
+int coherent_buf_suite(int n)
+{
+	static const char *const names[] = {
+		"fork_keeps_the_mapping_in_the_child",
+		"mremap_moves_but_never_grows",
+		"partial_munmap_keeps_the_rest",
+		"unbind_revokes_every_mapping",
+		"rebind_maps_a_new_buffer",
+	};
+	struct sigaction sa = { .sa_handler = on_sigbus };
+	int ok[5] = { 0 }, fd, i, all = 1;
+
+	page = sysconf(_SC_PAGESIZE);
+	sigaction(SIGBUS, &sa, NULL);
+	printf("    KTAP version 1\n    # Subtest: e2e_coherent_buf\n    1..5\n");
+	fflush(stdout);
+	fd = open(DEV, O_RDWR);
+	if (fd < 0) {
+		say("error: open " DEV ": %s", strerror(errno));
+	} else {
+		ok[0] = fork_keeps_the_mapping_in_the_child(fd);
+		ok[1] = mremap_moves_but_never_grows(fd);
+		ok[2] = partial_munmap_keeps_the_rest(fd);
+		ok[3] = unbind_revokes_every_mapping(fd);
+		close(fd);
+		ok[4] = ok[3] && rebind_maps_a_new_buffer();
+	}
+	for (i = 0; i < 5; i++) {
+		printf("    %s %d %s\n", ok[i] ? "ok" : "not ok", i + 1, names[i]);
+		all &= ok[i];
+	}
+	printf("%s %d e2e_coherent_buf\n", all ? "ok" : "not ok", n);
+	fflush(stdout);
+	return all;
+}
