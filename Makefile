@@ -24,7 +24,7 @@ help:
 	@echo "make refresh         export the tree's commits to kernel-patches/"
 	@echo "make bench           collect the KTAP benchmark figures of both arches"
 	@echo "make bench-loop      time cold / unchanged / one-patch-changed runs"
-	@echo "make check-series [ARCH=...]  build and run at every patch of the series"
+	@echo "make check-series [ARCH=...] [FROM=K]  build and run at every patch of the series (from the K-th)"
 
 deps:
 	scripts/deps.sh $(ARCHES)

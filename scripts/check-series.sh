@@ -14,7 +14,10 @@
 # "make check"'s job on the whole series.  The kunitconfig is cut down at
 # each position to the symbols that exist there.
 #
-# usage: scripts/check-series.sh [ARCH...]    (default: x86_64 arm)
+# FROM=K starts at the K-th patch (the positions before it are taken as
+# checked), for a series whose first K-1 patches did not change.
+#
+# usage: [FROM=K] scripts/check-series.sh [ARCH...]    (default: x86_64 arm)
 . "$(dirname "$0")/common.sh"
 
 [ $# -gt 0 ] || set -- x86_64 arm
@@ -53,7 +56,7 @@ for arch in "$@"; do
 			--kunitconfig "$work/off.kunitconfig" >"$work/off.out" 2>&1 ||
 			{ cat "$work/off.out"; die "$arch: the options-off configuration does not build"; }
 	fi
-	for ((k = 1; k <= ${#all[@]}; k++)); do
+	for ((k = ${FROM:-1}; k <= ${#all[@]}; k++)); do
 		p=$work/p$k
 		mkdir -p "$p"
 		: >"$p/series"
