@@ -27,6 +27,8 @@
 static long page;
 static sigjmp_buf jump;
 
+int write_file(const char *path, const char *val);	/* odirect.c */
+
 static void say(const char *fmt, ...)
 {
 	va_list ap;
@@ -64,21 +66,6 @@ static unsigned char *map(int fd, size_t len, off_t off)
 		return NULL;
 	}
 	return p;
-}
-
-static int sysfs_write(const char *file, const char *what)
-{
-	int fd = open(file, O_WRONLY), ok;
-
-	if (fd < 0) {
-		say("error: open %s: %s", file, strerror(errno));
-		return 0;
-	}
-	ok = write(fd, what, strlen(what)) == (ssize_t)strlen(what);
-	if (!ok)
-		say("error: write %s to %s: %s", what, file, strerror(errno));
-	close(fd);
-	return ok;
 }
 
 /* A child reads what the parent wrote after the parent unmapped. */
@@ -187,7 +174,7 @@ static int unbind_revokes_every_mapping(int fd)
 			_exit(2);
 		_exit(peek(touched) == -1 ? 0 : 3);
 	}
-	if (read(done[0], &c, 1) != 1 || !sysfs_write(DRIVER "unbind", NAME))
+	if (read(done[0], &c, 1) != 1 || write_file(DRIVER "unbind", NAME))
 		return 0;
 	ok = peek(touched) == -1 && peek(untouched) == -1;
 	if (!ok)
@@ -214,7 +201,7 @@ static int rebind_maps_a_new_buffer(void)
 	unsigned char *p;
 	int fd, ok;
 
-	if (!sysfs_write(DRIVER "bind", NAME))
+	if (write_file(DRIVER "bind", NAME))
 		return 0;
 	fd = open(DEV, O_RDWR);
 	if (fd < 0) {

@@ -91,7 +91,8 @@ static int read_counters(struct counters *c)
 	return 0;
 }
 
-static int write_file(const char *path, const char *val)
+/* Also used by coherent_buf.c. */
+int write_file(const char *path, const char *val)
 {
 	int fd = open(path, O_WRONLY);
 	ssize_t len = strlen(val);
