@@ -39,7 +39,7 @@ from ktap import kunit_parser, parse, scan_ktap  # noqa: E402
 SPLAT = re.compile(
     r'(BUG:|WARNING:|Oops|KASAN:|UBSAN:|Kernel panic'
     r'|possible circular locking dependency|possible recursive locking'
-    r'|inconsistent lock state|suspicious RCU usage'
+    r'|inconsistent lock state|suspicious RCU usage|rcu: INFO: .*detected stall'
     r'|INFO: task .* blocked for more than)')
 
 

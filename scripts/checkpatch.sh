@@ -9,6 +9,11 @@ lock shared
 exceptions=$PATCHES/checkpatch-exceptions
 bad=0
 n=0
+# A patch found clean is remembered by the hash of what checkpatch reads:
+# the patch, its exceptions and checkpatch's own files in the tree.
+mkdir -p "$CACHE/checkpatch"
+tool=$(cd "$SRC" && cat scripts/checkpatch.pl scripts/spelling.txt \
+	scripts/const_structs.checkpatch scripts/spdxcheck.py | sha1sum | cut -c1-40)
 while read -r f; do
 	n=$((n + 1))
 	p=$(basename "$f")
@@ -16,11 +21,15 @@ while read -r f; do
 	if [ -f "$exceptions" ]; then
 		ignore=$(awk -v p="$p" '!/^#/ && $1 == p { printf "%s,", $2 }' "$exceptions")
 	fi
+	key=$( { echo "$tool $p $ignore"; cat "$f"; } | sha1sum | cut -c1-40)
+	if [ -f "$CACHE/checkpatch/$key" ]; then
+		echo "checkpatch: ok      $p (unchanged since it was found clean)"
 	# /usr/bin first: checkpatch runs scripts/spdxcheck.py with "python3",
 	# which needs Debian's python3-ply and python3-git.
-	if out=$(cd "$SRC" && PATH=/usr/bin:/bin:$PATH perl scripts/checkpatch.pl --strict \
+	elif out=$(cd "$SRC" && PATH=/usr/bin:/bin:$PATH perl scripts/checkpatch.pl --strict \
 		--show-types ${ignore:+--ignore "${ignore%,}"} "$f" 2>&1); then
 		echo "checkpatch: ok      $p"
+		: >"$CACHE/checkpatch/$key"
 	else
 		echo "checkpatch: FAILED  $p"
 		echo "$out" | sed 's/^/    /'

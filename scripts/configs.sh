@@ -8,6 +8,8 @@
 #   modules   (not um) our fragment with KUnit, aacraid and our suites as
 #             modules: kernel and modules build, modpost says nothing
 #   off       (not um) our fragment with every option the series adds off
+#             (modules on, as in the modules configuration, whose build
+#             directory starts as a copy of this one)
 #   warnings  (not um) W=1 and sparse (C=2) on each .c file the series
 #             touches that the modules configuration compiles, compared
 #             with the same file and .config on the baseline
@@ -32,7 +34,7 @@ series=$(cat "$CACHE/linux.state")
 ver=$(source_version)
 BASE=$CACHE/base
 BASELINE_RESULTS=$CACHE/baseline/$ver
-mkdir -p "$BASELINE_RESULTS"
+mkdir -p "$BASELINE_RESULTS" "$CACHE/build"
 
 # The untouched baseline, a worktree of its own that nothing changes.
 if [ "$(cat "$BASE.state" 2>/dev/null)" != "$(cgit rev-parse baseline)" ]; then
@@ -65,11 +67,17 @@ alltests() {	# alltests ARCH
 			{ record alltests "$arch" no - - - - "the baseline run did not build or boot: $b.out"; return; }
 	fi
 	note "$arch: kunit.py's default run (KUNIT_ALL_TESTS) on baseline + series"
-	local n=$out/alltests-$arch rc=0
-	rm -f "$CACHE/build/alltests-$arch/test.log"
-	kunit_in "$SRC" "$arch" run --timeout "$timeout" \
-		--build_dir "$CACHE/build/alltests-$arch" \
+	local n=$out/alltests-$arch rc=0 bd=$CACHE/build/alltests-$arch sub=run key
+	key=$(build_key "$arch" /dev/null)
+	if built_from "$bd" "$key"; then
+		note "$arch: $bd is built from this series; not running make"
+		sub=exec
+	fi
+	[ $sub = exec ] || mark_built "$bd" ""
+	rm -f "$bd/test.log"
+	kunit_in "$SRC" "$arch" $sub --timeout "$timeout" --build_dir "$bd" \
 		--json="$n.json" >"$n.out" 2>&1 || rc=$?
+	[ $sub = exec ] || [ ! -f "$bd/test.log" ] || mark_built "$bd" "$key"
 	if [ ! -f "$CACHE/build/alltests-$arch/test.log" ]; then
 		record alltests "$arch" no - - - - "$(build_error "$n.out")"
 		return
@@ -99,10 +107,28 @@ buildonly() {	# buildonly modules|off ARCH
 	local kind=$1 arch=$2 n=$out/$1-$2 bd=$CACHE/build/$1-$2
 	note "$arch: build with $([ "$kind" = off ] && echo "every option the series adds off" || echo "KUnit and our suites as modules")"
 	fragment "$kind" "$arch" >"$n.kunitconfig"
-	if ! kunit_in "$SRC" "$arch" build --build_dir "$bd" \
-		--kunitconfig "$n.kunitconfig" >"$n.out" 2>&1; then
-		record "$kind" "$arch" no - - - - "$(build_error "$n.out")"
-		return 1
+	# A new modules directory starts as a copy of the off one (same
+	# tree, the same options but ours): kbuild's per-option dependencies
+	# then rebuild only what the =m options change, not the kernel.
+	if [ "$kind" = modules ] && [ ! -f "$bd/.config" ] &&
+		[ -f "$CACHE/build/off-$arch/vmlinux" ]; then
+		rm -rf "$bd"
+		cp -a --reflink=auto "$CACHE/build/off-$arch" "$bd.tmp" && mv "$bd.tmp" "$bd"
+	fi
+	local key
+	key=$(build_key "$arch" "$n.kunitconfig")
+	if built_from "$bd" "$key" && [ -f "$bd/.dmatopics-build.out" ]; then
+		note "$arch: $bd is built from this series and configuration; not running make"
+		cp "$bd/.dmatopics-build.out" "$n.out"
+	else
+		mark_built "$bd" ""
+		if ! kunit_in "$SRC" "$arch" build --build_dir "$bd" \
+			--kunitconfig "$n.kunitconfig" >"$n.out" 2>&1; then
+			record "$kind" "$arch" no - - - - "$(build_error "$n.out")"
+			return 1
+		fi
+		cp "$n.out" "$bd/.dmatopics-build.out"
+		mark_built "$bd" "$key"
 	fi
 	local mp note=
 	mp=$(grep -c 'modpost' "$n.out" || true)
@@ -164,6 +190,12 @@ w1() {	# w1 TREE BUILD_DIR ARCH OBJ...: compile OBJs with W=1 C=2
 	shift 3
 	cross=$(cross_of "$arch")
 	case "$arch" in arm*) linux_arch=arm ;; esac
+	# On the series tree, start from a copy of the modules build: the
+	# same .config, so "prepare" has nothing left to do.
+	if [ "$tree" = "$SRC" ] && [ ! -f "$bd/.config" ]; then
+		rm -rf "$bd"
+		cp -a --reflink=auto "$CACHE/build/modules-$arch" "$bd.tmp" && mv "$bd.tmp" "$bd"
+	fi
 	mkdir -p "$bd"
 	cp "$CACHE/build/modules-$arch/.config" "$bd/.config"
 	local m=(make -C "$tree" ARCH="$linux_arch" O="$bd" -j"$(nproc)")

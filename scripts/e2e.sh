@@ -79,8 +79,13 @@ EOF
 mib=${E2E_MIB:-16}
 truncate -s $((mib + 16))M "$work/disk.img"
 
+# x86_64: acpi=noirq.  The disk's virtio-pci function is driven by MSI-X
+# (arch-qemu-configs/x86_64.py), yet enabling it evaluates the _PRT of
+# QEMU's PCI host bridge in the ACPI interpreter; under TCG with KASAN,
+# lockdep and kmemleak that takes over a minute and trips an RCU stall.
+kargs=()
 case "$arch" in
-x86_64) timeout=${E2E_TIMEOUT:-120} ;;
+x86_64) timeout=${E2E_TIMEOUT:-120} kargs=(acpi=noirq) ;;
 *) timeout=${E2E_TIMEOUT:-300} ;;
 esac
 note "$name: booting with init scripts/e2e/odirect.c, $mib MiB, levels $levels"
@@ -89,7 +94,7 @@ rc=0
 	--qemu-config "$TOP/arch-qemu-configs/$arch.py" ${cross:+--cross "$cross"} \
 	--initrd "$work/initramfs.cpio" --disk "$work/disk.img" \
 	--log "$work/console.log" --timeout "$timeout" \
-	"e2e_mib=$mib" "e2e_levels=$levels" || rc=$?
+	"${kargs[@]}" "e2e_mib=$mib" "e2e_levels=$levels" || rc=$?
 [ -s "$work/console.log" ] || fail "QEMU printed nothing (exit $rc)"
 cp "$work/console.log" "$RESULTS/$name.log"
 echo ran >"$status"

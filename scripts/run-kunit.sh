@@ -55,13 +55,32 @@ ver=$(source_version)
 note "linux-source-6.1 $ver, arch $arch, build dir $build"
 
 our_kunit_args "$arch" "$build"
-args=(run "${KARGS[@]}" --timeout "$timeout" --json="$RESULTS/$arch.json")
+# Nothing changed since the last build in $build: boot it as it is.
+key=$(build_key "$arch" "${KUNITCONFIG:-$TOP/kunitconfig}" \
+	"$TOP/arch-qemu-configs/$arch.py" "$TOP/arch-qemu-configs/checkers.config" \
+	"$TOP/arch-qemu-configs/e2e.config")
+if built_from "$build" "$key"; then
+	note "$arch: $build is built from this series and configuration; not running make"
+	args=(exec)
+	skip=
+	for a in "${KARGS[@]}"; do	# all but "--jobs N", a build option
+		[ "$skip" = 1 ] && { skip=; continue; }
+		[ "$a" = --jobs ] && { skip=1; continue; }
+		args+=("$a")
+	done
+else
+	mark_built "$build" ""
+	args=(run "${KARGS[@]}")
+fi
+args+=(--timeout "$timeout" --json="$RESULTS/$arch.json")
 [ -n "$filter" ] && args+=("$filter")
 
 rc=0
 # scripts/tty/stty: no stty error from kunit.py without a terminal.
 (cd "$SRC" && PATH=$TOP/scripts/tty:$PATH \
 	${KUNIT_PY:-python3 tools/testing/kunit/kunit.py} "${args[@]}") || rc=$?
+# kunit.py booted what it built: the build finished.
+[ "${args[0]}" = run ] && [ -f "$build/test.log" ] && mark_built "$build" "$key"
 if [ -f "$build/test.log" ]; then
 	cp "$build/test.log" "$RESULTS/$arch.log"
 	echo ran >"$status"

@@ -7,6 +7,11 @@
  * every mapping, which then gets SIGBUS.  The KUnit suite dma_coherent_buf
  * covers what a kernel thread can do; this covers fork() and mremap(),
  * which need a process, and the unbind from sysfs.
+ *
+ * Its last case asks kmemleak (CONFIG_DEBUG_KMEMLEAK) whether the suite
+ * left an object that nothing points to any more: a buffer, a file or a
+ * mapping whose last reference was never put.  Suspects from before the
+ * suite are cleared when it starts, so that only its own objects count.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,6 +28,7 @@
 #define DEV	"/dev/dma-coherent-buf-sample"
 #define DRIVER	"/sys/bus/platform/drivers/dma-coherent-buf-sample/"
 #define NAME	"dma-coherent-buf-sample"
+#define KMEMLEAK	"/sys/kernel/debug/kmemleak"
 
 static long page;
 static sigjmp_buf jump;
@@ -216,6 +222,45 @@ static int rebind_maps_a_new_buffer(void)
 	return ok;
 }
 
+/*
+ * kmemleak reports only objects older than 5 s (MSECS_MIN_AGE) that no
+ * scan found a pointer to.  Scan and clear before the suite, so that what
+ * the boot left is never reported; at the end, wait until the suite's
+ * objects are old enough and scan twice, so that a pointer that was only
+ * in flight during one scan is found by the other.
+ */
+static int kmemleak_clear(void)
+{
+	return !write_file(KMEMLEAK, "scan") && !write_file(KMEMLEAK, "clear");
+}
+
+static int kmemleak_finds_nothing_left_behind(void)
+{
+	char line[256];
+	int n = 0, lines = 0;
+	FILE *f;
+
+	sleep(6);
+	if (write_file(KMEMLEAK, "scan") || write_file(KMEMLEAK, "scan"))
+		return 0;
+	f = fopen(KMEMLEAK, "r");
+	if (!f) {
+		say("error: open " KMEMLEAK ": %s", strerror(errno));
+		return 0;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, "unreferenced object"))
+			n++;
+		line[strcspn(line, "\n")] = 0;
+		if (lines++ < 60)	/* the first reports, with their backtraces */
+			say("kmemleak: %s", line);
+	}
+	fclose(f);
+	if (n)
+		say("error: kmemleak found %d unreferenced object(s)", n);
+	return n == 0;
+}
+
 /* Runs the suite as subtest @n of the init's KTAP; returns 1 if it passed. */
 int coherent_buf_suite(int n)
 {
@@ -225,14 +270,18 @@ int coherent_buf_suite(int n)
 		"partial_munmap_keeps_the_rest",
 		"unbind_revokes_every_mapping",
 		"rebind_maps_a_new_buffer",
+		"kmemleak_finds_nothing_left_behind",
 	};
 	struct sigaction sa = { .sa_handler = on_sigbus };
-	int ok[5] = { 0 }, fd, i, all = 1;
+	int ok[6] = { 0 }, fd, i, all = 1, kmemleak, cleared = 0;
 
 	page = sysconf(_SC_PAGESIZE);
 	sigaction(SIGBUS, &sa, NULL);
-	printf("    KTAP version 1\n    # Subtest: e2e_coherent_buf\n    1..5\n");
+	printf("    KTAP version 1\n    # Subtest: e2e_coherent_buf\n    1..6\n");
 	fflush(stdout);
+	kmemleak = !access(KMEMLEAK, F_OK);
+	if (kmemleak)
+		cleared = kmemleak_clear();
 	fd = open(DEV, O_RDWR);
 	if (fd < 0) {
 		say("error: open " DEV ": %s", strerror(errno));
@@ -247,6 +296,15 @@ int coherent_buf_suite(int n)
 	for (i = 0; i < 5; i++) {
 		printf("    %s %d %s\n", ok[i] ? "ok" : "not ok", i + 1, names[i]);
 		all &= ok[i];
+	}
+	fflush(stdout);
+	if (!kmemleak) {
+		printf("    ok 6 %s # SKIP kmemleak is not on (CONFIG_DEBUG_KMEMLEAK)\n",
+		       names[5]);
+	} else {
+		ok[5] = cleared && kmemleak_finds_nothing_left_behind();
+		printf("    %s 6 %s\n", ok[5] ? "ok" : "not ok", names[5]);
+		all &= ok[5];
 	}
 	printf("%s %d e2e_coherent_buf\n", all ? "ok" : "not ok", n);
 	fflush(stdout);

@@ -160,6 +160,21 @@ class Harness(unittest.TestCase):
         self.assertIn('error: x86_64: planned beta.skips_on_x86 did not run',
                       r.stdout)
 
+    def test_an_rcu_stall_is_a_splat(self):
+        self.results_of('pass.log')
+        log = os.path.join(self.results, 'x86_64.log')
+        with open(log) as f:
+            lines = f.readlines()
+        lines.insert(7, '[   70.000000] rcu: INFO: rcu_preempt self-detected '
+                        'stall on CPU\n')
+        with open(log, 'w') as f:
+            f.writelines(lines)
+        r = self.check()
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('error: x86_64: kernel splat at x86_64.log:8 (in '
+                      'alpha.two_passes): [   70.000000] rcu: INFO: '
+                      'rcu_preempt self-detected stall on CPU', r.stdout)
+
     def test_timeout_is_reported_as_a_timeout(self):
         self.results_of('timeout.log')
         r = self.check()
@@ -281,6 +296,35 @@ class Harness(unittest.TestCase):
         self.assertIn('>>> waiting for another run that uses', err)
         with open(os.path.join(self.src, 'hello.c')) as f:
             self.assertNotIn('/* second */', f.read())
+
+    def test_an_unchanged_build_is_booted_without_make(self):
+        self.series(*GOOD)
+        self.env.update(FAKE_KUNIT_LOG=os.path.join(FIX, 'pass.log'),
+                        KUNIT_PY='python3 ' + os.path.join(FIX,
+                                                           'fake-kunit.py'))
+        run = [os.path.join(SCRIPTS, 'run-kunit.sh'), 'x86_64']
+
+        def subcommand():
+            r = subprocess.run(run, env=self.env, capture_output=True,
+                               text=True, timeout=60)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            return r.stdout.split('fake kunit.py: running ')[1].split()[0]
+        self.assertEqual(subcommand(), 'run')
+        self.assertEqual(subcommand(), 'exec')
+        # Something else built in the directory: build again.
+        vmlinux = os.path.join(self.cache, 'build', 'x86_64', 'vmlinux')
+        os.utime(vmlinux, (1, 1))
+        self.assertEqual(subcommand(), 'run')
+        self.assertEqual(subcommand(), 'exec')
+        # Another kunitconfig: build again.
+        kc = os.path.join(self.tmp, 'kunitconfig')
+        with open(kc, 'w') as f:
+            f.write('CONFIG_KUNIT=y\n')
+        self.env['KUNITCONFIG'] = kc
+        self.assertEqual(subcommand(), 'run')
+        # Another series: build again.
+        self.series(GOOD[0])
+        self.assertEqual(subcommand(), 'run')
 
     def test_two_runs_of_different_arches_both_give_their_results(self):
         self.series(*GOOD)
