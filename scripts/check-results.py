@@ -7,7 +7,7 @@ saved) with kunit.py's own parser from the kernel tree, and checks:
     plan allows it, with exactly the reason the plan gives;
   - no case ran that the plan does not list;
   - nothing failed, crashed or timed out, and the console shows no kernel
-    splat (BUG, WARNING, Oops, KASAN, UBSAN, panic, lockdep).
+    splat (BUG, WARNING, Oops, KASAN, UBSAN, panic, lockdep, RCU stall).
 A variant of an arch (arm-lpae) is checked against that arch's column of
 the plan; ARCH-e2e, the end-to-end boot of ARCH (scripts/e2e.sh), against
 the rows of its e2e_ suites (results/ARCH-e2e.log).  With --configs it
