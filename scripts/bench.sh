@@ -46,7 +46,7 @@ experiment_build() {
 	lock shared
 	our_kunit_args "$arch" "$CACHE/build/exp-$arch"
 	(cd "$exp" && PATH=$TOP/scripts/tty:$PATH \
-		python3 tools/testing/kunit/kunit.py build "${KARGS[@]}")
+		python3 tools/testing/kunit/kunit.py build --jobs "$(nproc)" "${KARGS[@]}")
 }
 
 "$TOP/scripts/deps.sh" bench "$@"

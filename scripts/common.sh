@@ -78,15 +78,14 @@ ccache_opts() {
 }
 
 # kunit.py's arguments for our configuration of ARCH in build directory
-# BUILD, as an array KARGS (after the subcommand).  usage: our_kunit_args
-# ARCH BUILD
+# BUILD, as an array KARGS (after the subcommand; "build" and "run" add
+# --jobs, which "exec" does not take).  usage: our_kunit_args ARCH BUILD
 our_kunit_args() {
 	local cross
 	cross=$(cross_of "$1")
 	KARGS=(--build_dir "$2"
 	       --kunitconfig "${KUNITCONFIG:-$TOP/kunitconfig}"
-	       --qemu_config "$TOP/arch-qemu-configs/$1.py"
-	       --jobs "$(nproc)")
+	       --qemu_config "$TOP/arch-qemu-configs/$1.py")
 	[ -n "$cross" ] && KARGS+=(--cross_compile "$cross")
 	ccache_opts "$cross"
 	KARGS+=("${KMAKE[@]}")
@@ -191,6 +190,14 @@ mark_built() {	# mark_built DIR KEY (KEY empty: forget the stamp)
 	[ -n "$2" ] && [ -f "$1/vmlinux" ] &&
 		echo "$2 $(stat -c %Y.%s "$1/vmlinux")" >"$1/.dmatopics-built"
 	return 0
+}
+
+# Start build directory DST as a copy of FROM, a build of the same tree
+# whose configuration is close: kbuild's per-option dependencies then
+# rebuild only what the configurations differ in.  usage: seed_build FROM DST
+seed_build() {
+	rm -rf "$2" "$2.tmp"
+	cp -a --reflink=auto "$1" "$2.tmp" && mv "$2.tmp" "$2"
 }
 
 fragment() {	# fragment modules|off ARCH: our kunitconfig, changed

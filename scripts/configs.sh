@@ -107,13 +107,11 @@ buildonly() {	# buildonly modules|off ARCH
 	local kind=$1 arch=$2 n=$out/$1-$2 bd=$CACHE/build/$1-$2
 	note "$arch: build with $([ "$kind" = off ] && echo "every option the series adds off" || echo "KUnit and our suites as modules")"
 	fragment "$kind" "$arch" >"$n.kunitconfig"
-	# A new modules directory starts as a copy of the off one (same
-	# tree, the same options but ours): kbuild's per-option dependencies
-	# then rebuild only what the =m options change, not the kernel.
+	# A new modules directory starts as a copy of the off one: the
+	# same tree and options but the =m ones.
 	if [ "$kind" = modules ] && [ ! -f "$bd/.config" ] &&
 		[ -f "$CACHE/build/off-$arch/vmlinux" ]; then
-		rm -rf "$bd"
-		cp -a --reflink=auto "$CACHE/build/off-$arch" "$bd.tmp" && mv "$bd.tmp" "$bd"
+		seed_build "$CACHE/build/off-$arch" "$bd"
 	fi
 	local key
 	key=$(build_key "$arch" "$n.kunitconfig")
@@ -193,8 +191,7 @@ w1() {	# w1 TREE BUILD_DIR ARCH OBJ...: compile OBJs with W=1 C=2
 	# On the series tree, start from a copy of the modules build: the
 	# same .config, so "prepare" has nothing left to do.
 	if [ "$tree" = "$SRC" ] && [ ! -f "$bd/.config" ]; then
-		rm -rf "$bd"
-		cp -a --reflink=auto "$CACHE/build/modules-$arch" "$bd.tmp" && mv "$bd.tmp" "$bd"
+		seed_build "$CACHE/build/modules-$arch" "$bd"
 	fi
 	mkdir -p "$bd"
 	cp "$CACHE/build/modules-$arch/.config" "$bd/.config"

@@ -51,7 +51,7 @@ if [ "${E2E_BUILD:-1}" = 1 ]; then
 	"$TOP/scripts/apply.sh" || fail "the series does not apply (see above)"
 	our_kunit_args "$arch" "$build"
 	(cd "$SRC" && PATH=$TOP/scripts/tty:$PATH \
-		python3 tools/testing/kunit/kunit.py build "${KARGS[@]}") ||
+		python3 tools/testing/kunit/kunit.py build --jobs "$(nproc)" "${KARGS[@]}") ||
 		fail "the kernel did not build (see above)"
 fi
 [ -f "$build/.config" ] || fail "no kernel in $build (make kunit ARCH=$arch)"

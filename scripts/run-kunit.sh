@@ -61,16 +61,10 @@ key=$(build_key "$arch" "${KUNITCONFIG:-$TOP/kunitconfig}" \
 	"$TOP/arch-qemu-configs/e2e.config")
 if built_from "$build" "$key"; then
 	note "$arch: $build is built from this series and configuration; not running make"
-	args=(exec)
-	skip=
-	for a in "${KARGS[@]}"; do	# all but "--jobs N", a build option
-		[ "$skip" = 1 ] && { skip=; continue; }
-		[ "$a" = --jobs ] && { skip=1; continue; }
-		args+=("$a")
-	done
+	args=(exec "${KARGS[@]}")
 else
 	mark_built "$build" ""
-	args=(run "${KARGS[@]}")
+	args=(run --jobs "$(nproc)" "${KARGS[@]}")
 fi
 args+=(--timeout "$timeout" --json="$RESULTS/$arch.json")
 [ -n "$filter" ] && args+=("$filter")
