@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# make check [ARCH...]: the harness self-test, checkpatch and lint-ci, then
-# our KUnit suites on every arch (x86_64, arm, arm-lpae: 32-bit ARM with
-# LPAE, arm64) or those given, each but arm-lpae followed by its end-to-end
-# boot (scripts/e2e.sh), then the configuration stage
+# make check [ARCH...]: checkpatch and lint-ci, then our KUnit suites on
+# every arch (x86_64, arm, arm-lpae: 32-bit ARM with LPAE, arm64) or those
+# given, each but arm-lpae followed by its end-to-end boot (scripts/e2e.sh);
+# alongside them, the harness self-test and the configuration stage
 # (scripts/configs.sh: kunit.py's default run on UML, x86_64 and arm
 # against the baseline, modules, options off, W=1/sparse,
-# tools/testing/scatterlist), then the results against kunit/plan.  The
+# tools/testing/scatterlist); then the results against kunit/plan.  The
 # last line is "N passed, N failed, N skipped" over every KUnit run; the
 # exit status is non-zero on any failure.
 . "$(dirname "$0")/common.sh"
@@ -40,13 +40,48 @@ stage() {	# stage NAME COMMAND...: run and time one stage
 	return $rc
 }
 
+bg=()	# the process groups of the stages run alongside
 interrupted() {
+	trap '' INT TERM
+	local p
+	for p in "${bg[@]}"; do kill -TERM -- -"$p" 2>/dev/null || true; done
 	echo "interrupted: make check stopped" >&2
 	exit 130
 }
 trap interrupted INT TERM
+
+# alongside NAME [nice] COMMAND...: run a stage alongside the arch loop,
+# in a process group of its own (stopped with this script), niced if asked
+# so that the loop's boots, which have timeouts, keep the CPUs; its output
+# goes to results/NAME.out and is shown by collect when it ends.
+alongside() {
+	local name=$1
+	shift
+	[ "$1" != nice ] || set -- nice -n 10 "${@:2}"
+	set -m
+	stage "$name" "$@" >"$RESULTS/$name.out" 2>&1 &
+	bg+=($!)
+	set +m
+	note "stage $name: started alongside, its output in $RESULTS/$name.out"
+}
+
+collect() {	# collect NAME PID: wait for a stage run alongside
+	local rc=0
+	wait "$2" || rc=$?
+	note "stage $1: its output"
+	cat "$RESULTS/$1.out" >&2
+	[ $rc -eq 130 ] && interrupted
+	return $rc
+}
+
 rc=0
-stage selftest "$TOP/scripts/selftest.sh" || rc=1
+# The self-test works in directories of its own (it is light, and its
+# lock tests wait for processes it starts: not niced), and the
+# configuration stage shares nothing with the arch loop but the patched
+# tree (apply.sh's lock) and ccache.
+alongside selftest "$TOP/scripts/selftest.sh"
+[ ${#config_arches[@]} -eq 0 ] ||
+	alongside configs nice "$TOP/scripts/configs.sh" "${config_arches[@]}"
 stage checkpatch "$TOP/scripts/checkpatch.sh" || rc=1
 stage lint-ci "$TOP/scripts/lint-ci.sh" || rc=1
 for arch in "$@"; do
@@ -58,10 +93,10 @@ for arch in "$@"; do
 		stage "e2e-$arch" env E2E_BUILD=0 "$TOP/scripts/e2e.sh" "$arch" || rc=1 ;;
 	esac
 done
-[ ${#config_arches[@]} -eq 0 ] ||
-	stage configs "$TOP/scripts/configs.sh" "${config_arches[@]}" || rc=1
+collect selftest "${bg[0]}" || rc=1
+[ ${#bg[@]} -lt 2 ] || collect configs "${bg[1]}" || rc=1
 args=(--arch-list "${runs[*]}")
-[ $rc -eq 0 ] || echo "error: checkpatch, lint-ci, a kunit.py run or an e2e boot failed (see above)"
+[ $rc -eq 0 ] || echo "error: a stage failed (see above and $RESULTS/stages.tsv)"
 "$TOP/scripts/check-results.py" "${args[@]}" \
 	$([ ${#config_arches[@]} -eq 0 ] || echo --configs) || rc=1
 exit $rc

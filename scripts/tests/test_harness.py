@@ -81,6 +81,14 @@ class Harness(unittest.TestCase):
                               env=self.env, capture_output=True, text=True,
                               timeout=60, **kw)
 
+    def wait_for(self, path):
+        """Waits until the run under test creates PATH (it starts late on
+        a loaded machine: make check runs this beside its QEMU boots)."""
+        deadline = time.monotonic() + 120
+        while not os.path.exists(path) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        self.assertTrue(os.path.exists(path), 'the run never started')
+
     def results_of(self, log, status='ran', arch='x86_64'):
         os.makedirs(self.results, exist_ok=True)
         shutil.copy(os.path.join(FIX, log),
@@ -220,11 +228,7 @@ class Harness(unittest.TestCase):
                              stderr=subprocess.PIPE, text=True,
                              start_new_session=True,
                              preexec_fn=default_signals)
-        for _ in range(200):
-            if os.path.exists(started):
-                break
-            time.sleep(0.1)
-        self.assertTrue(os.path.exists(started), 'the run never started')
+        self.wait_for(started)
         t0 = time.monotonic()
         os.killpg(p.pid, sig)	# as a terminal's Ctrl-C does
         out, err = p.communicate(timeout=30)
@@ -272,10 +276,7 @@ class Harness(unittest.TestCase):
                                stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL,
                                start_new_session=True)
-        for _ in range(200):
-            if os.path.exists(started):
-                break
-            time.sleep(0.1)
+        self.wait_for(started)
         other = os.path.join(self.tmp, 'other')
         os.makedirs(other)
         shutil.copy(os.path.join(FIX, 'patches', GOOD[0]), other)
