@@ -76,14 +76,15 @@ collect() {	# collect NAME PID: wait for a stage run alongside
 
 rc=0
 # The self-test works in directories of its own (it is light, and its
-# lock tests wait for processes it starts: not niced), and the
-# configuration stage shares nothing with the arch loop but the patched
-# tree (apply.sh's lock) and ccache.
+# lock tests wait for processes it starts: not niced), lint-ci reads the
+# CI files, and the configuration stage shares nothing with the arch loop
+# but the patched tree (apply.sh's lock) and ccache.  (Two arch loops side
+# by side were slower: four vCPU threads on two cores.)
 alongside selftest "$TOP/scripts/selftest.sh"
+alongside lint-ci "$TOP/scripts/lint-ci.sh"
 [ ${#config_arches[@]} -eq 0 ] ||
 	alongside configs nice "$TOP/scripts/configs.sh" "${config_arches[@]}"
 stage checkpatch "$TOP/scripts/checkpatch.sh" || rc=1
-stage lint-ci "$TOP/scripts/lint-ci.sh" || rc=1
 for arch in "$@"; do
 	note "=== $arch ==="
 	stage "kunit-$arch" "$TOP/scripts/run-kunit.sh" "$arch" || rc=1
@@ -94,7 +95,8 @@ for arch in "$@"; do
 	esac
 done
 collect selftest "${bg[0]}" || rc=1
-[ ${#bg[@]} -lt 2 ] || collect configs "${bg[1]}" || rc=1
+collect lint-ci "${bg[1]}" || rc=1
+[ ${#bg[@]} -lt 3 ] || collect configs "${bg[2]}" || rc=1
 args=(--arch-list "${runs[*]}")
 [ $rc -eq 0 ] || echo "error: a stage failed (see above and $RESULTS/stages.tsv)"
 "$TOP/scripts/check-results.py" "${args[@]}" \

@@ -15,6 +15,7 @@ KTAP is read with kunit.py's parser from the cached kernel tree
 """
 import fcntl
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -88,6 +89,21 @@ class Harness(unittest.TestCase):
         while not os.path.exists(path) and time.monotonic() < deadline:
             time.sleep(0.1)
         self.assertTrue(os.path.exists(path), 'the run never started')
+
+    def wait_for_line(self, pipe, text):
+        """Reads PIPE until a line holds TEXT; returns what it read.  On a
+        loaded machine a process can take seconds to get there."""
+        seen = ''
+        deadline = time.monotonic() + 120
+        while text not in seen:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([pipe], [], [], left)[0]:
+                self.fail(f'no {text!r} in 120 s; read {seen!r}')
+            line = pipe.readline()
+            if not line:
+                self.fail(f'no {text!r} before the end; read {seen!r}')
+            seen += line
+        return seen
 
     def results_of(self, log, status='ran', arch='x86_64'):
         os.makedirs(self.results, exist_ok=True)
@@ -258,12 +274,12 @@ class Harness(unittest.TestCase):
             p = subprocess.Popen([os.path.join(SCRIPTS, 'apply.sh')],
                                  env=self.env, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
-            time.sleep(0.5)
+            self.wait_for_line(p.stderr,
+                               '>>> waiting for another run that uses')
             self.assertIsNone(p.poll(), 'apply.sh did not wait')
             fcntl.flock(lk, fcntl.LOCK_UN)
             out, err = p.communicate(timeout=30)
         self.assertEqual(p.returncode, 0, err)
-        self.assertIn('>>> waiting for another run that uses', err)
 
     def test_a_run_keeps_its_tree_until_it_ends(self):
         self.series(*GOOD)
@@ -286,7 +302,7 @@ class Harness(unittest.TestCase):
                              env=dict(self.env, PATCHES=other),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True)
-        time.sleep(0.5)
+        self.wait_for_line(p.stderr, '>>> waiting for another run that uses')
         self.assertIsNone(p.poll(), 'the tree changed under a running build')
         with open(os.path.join(self.src, 'hello.c')) as f:
             self.assertIn('/* second */', f.read())
@@ -294,7 +310,6 @@ class Harness(unittest.TestCase):
         run.wait(timeout=30)
         _, err = p.communicate(timeout=30)
         self.assertEqual(p.returncode, 0, err)
-        self.assertIn('>>> waiting for another run that uses', err)
         with open(os.path.join(self.src, 'hello.c')) as f:
             self.assertNotIn('/* second */', f.read())
 
