@@ -53,13 +53,15 @@ trap interrupted INT TERM
 # alongside NAME [nice] COMMAND...: run a stage alongside the arch loop,
 # in a process group of its own (stopped with this script), niced if asked
 # so that the loop's boots, which have timeouts, keep the CPUs; its output
-# goes to results/NAME.out and is shown by collect when it ends.
+# goes to results/NAME.out and is shown by collect when it ends.  Its
+# input is /dev/null: a background process group that touches the
+# terminal (kunit.py's "stty sane") is stopped by SIGTTOU.
 alongside() {
 	local name=$1
 	shift
 	[ "$1" != nice ] || set -- nice -n 10 "${@:2}"
 	set -m
-	stage "$name" "$@" >"$RESULTS/$name.out" 2>&1 &
+	stage "$name" "$@" </dev/null >"$RESULTS/$name.out" 2>&1 &
 	bg+=($!)
 	set +m
 	note "stage $name: started alongside, its output in $RESULTS/$name.out"
