@@ -40,15 +40,19 @@ stage() {	# stage NAME COMMAND...: run and time one stage
 	return $rc
 }
 
-bg=()	# the process groups of the stages run alongside
-interrupted() {
-	trap '' INT TERM
+declare -A bg	# the stages run alongside and not yet collected: name -> pgid
+stop_alongside() {
 	local p
 	for p in "${bg[@]}"; do kill -TERM -- -"$p" 2>/dev/null || true; done
+}
+interrupted() {
+	trap '' INT TERM
+	stop_alongside
 	echo "interrupted: make check stopped" >&2
 	exit 130
 }
 trap interrupted INT TERM
+trap stop_alongside EXIT	# none is left running, whatever stops this script
 
 # alongside NAME [nice] COMMAND...: run a stage alongside the arch loop,
 # in a process group of its own (stopped with this script), niced if asked
@@ -61,15 +65,16 @@ alongside() {
 	shift
 	[ "$1" != nice ] || set -- nice -n 10 "${@:2}"
 	set -m
-	stage "$name" "$@" </dev/null >"$RESULTS/$name.out" 2>&1 &
-	bg+=($!)
+	{ bg=(); stage "$name" "$@"; } </dev/null >"$RESULTS/$name.out" 2>&1 &
+	bg[$name]=$!
 	set +m
 	note "stage $name: started alongside, its output in $RESULTS/$name.out"
 }
 
-collect() {	# collect NAME PID: wait for a stage run alongside
+collect() {	# collect NAME: wait for a stage run alongside, show its output
 	local rc=0
-	wait "$2" || rc=$?
+	wait "${bg[$1]}" || rc=$?
+	unset "bg[$1]"
 	note "stage $1: its output"
 	cat "$RESULTS/$1.out" >&2
 	[ $rc -eq 130 ] && interrupted
@@ -96,9 +101,9 @@ for arch in "$@"; do
 		stage "e2e-$arch" env E2E_BUILD=0 "$TOP/scripts/e2e.sh" "$arch" || rc=1 ;;
 	esac
 done
-collect selftest "${bg[0]}" || rc=1
-collect lint-ci "${bg[1]}" || rc=1
-[ ${#bg[@]} -lt 3 ] || collect configs "${bg[2]}" || rc=1
+collect selftest || rc=1
+collect lint-ci || rc=1
+[ ${#config_arches[@]} -eq 0 ] || collect configs || rc=1
 args=(--arch-list "${runs[*]}")
 [ $rc -eq 0 ] || echo "error: a stage failed (see above and $RESULTS/stages.tsv)"
 "$TOP/scripts/check-results.py" "${args[@]}" \

@@ -49,13 +49,22 @@ def main():
         timed_out.set()
         proc.terminate()
     timer = threading.Timer(a.timeout, stop)
+    timer.daemon = True	# an interrupt must not wait for it
     timer.start()
-    with open(a.log, 'w') as log:
-        for line in proc.stdout:
-            log.write(line)
-            sys.stdout.write(line)
-    rc = proc.wait()
-    timer.cancel()
+    try:
+        with open(a.log, 'w') as log:
+            for line in proc.stdout:
+                log.write(line)
+                sys.stdout.write(line)
+        rc = proc.wait()
+    except KeyboardInterrupt:
+        print('interrupted: the guest was stopped', file=sys.stderr)
+        return 130
+    finally:
+        timer.cancel()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     if timed_out.is_set():
         print(f'timeout: the guest did not power off within {a.timeout} s',
               file=sys.stderr)
