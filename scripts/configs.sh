@@ -78,14 +78,14 @@ alltests() {	# alltests ARCH
 	kunit_in "$SRC" "$arch" $sub --timeout "$timeout" --build_dir "$bd" \
 		--json="$n.json" >"$n.out" 2>&1 || rc=$?
 	[ $sub = exec ] || [ ! -f "$bd/test.log" ] || mark_built "$bd" "$key"
-	if [ ! -f "$CACHE/build/alltests-$arch/test.log" ]; then
+	if [ ! -f "$bd/test.log" ]; then
 		record alltests "$arch" no - - - - "$(build_error "$n.out")"
 		return
 	fi
-	cp "$CACHE/build/alltests-$arch/test.log" "$n.log"
+	cp "$bd/test.log" "$n.log"
 	python3 "$TOP/scripts/compare-runs.py" --config alltests --arch "$arch" \
 		"$b.log" "$n.log" "$(series_symbols | tr '\n' ' ')" \
-		"$CACHE/build/alltests-$arch/.config" >>"$tsv"
+		"$bd/.config" >>"$tsv"
 }
 
 # The first compiler or kbuild error of a build log, and the patches of
