@@ -7,14 +7,18 @@ ARCHES := x86_64 arm arm-lpae arm64
 BENCH_ARCHES := x86_64 arm
 export CACHE
 
-.PHONY: help kunit e2e check merge-results checkpatch lint-ci configs selftest tree refresh bench bench-loop check-series deps clean
+.PHONY: help kunit e2e check check-full baseline rebase merge-results checkpatch lint-ci configs selftest tree refresh bench bench-loop check-series deps clean
 
 help:
 	@echo "make kunit [ARCH=x86_64|arm|arm-lpae|arm64] [FILTER='suite_glob[.test_glob]']"
 	@echo "                     build baseline + series, run the KUnit suites in QEMU"
 	@echo "make e2e [ARCH=x86_64|arm|arm-lpae|arm64]"
 	@echo "                     boot that kernel with an O_DIRECT init and a virtio-blk disk"
-	@echo "make check [ARCH=x]  every arch (or one), configurations, plan, splats, checkpatch"
+	@echo "make check [ARCH=x]  the gate: x86_64 and arm, KUNIT_ALL_TESTS on UML and x86_64,"
+	@echo "                     modules and W=1 on x86_64, plan, splats, checkpatch"
+	@echo "make check-full [ARCH=x]  the whole matrix: every arch and configuration"
+	@echo "make baseline [ARCH=x] [CHECK=1]  kunit/baseline/: KUNIT_ALL_TESTS on the untouched tree"
+	@echo "make rebase VERSION=v  move the series and the pin to linux-source-6.1 v"
 	@echo "make merge-results DIRS=\"d1 d2\"  one summary over per-arch results/ directories"
 	@echo "make checkpatch      scripts/checkpatch.pl --strict on every patch"
 	@echo "make lint-ci         lint .github/workflows/ and .gitlab-ci.yml"
@@ -35,10 +39,20 @@ kunit:
 e2e:
 	scripts/e2e.sh '$(ARCH)' && scripts/check-results.py --arch '$(ARCH)-e2e'
 
-# make check: every arch and configuration; make check ARCH=x: one arch (a
-# CI matrix job), ARCH=um: the UML configuration alone.
+# make check: the gate (x86_64 and arm, and the configurations of the
+# check tier); make check-full: every arch and configuration.  ARCH=x: one
+# arch (a CI matrix job), ARCH=um: the UML configuration alone.
 check:
-	scripts/check.sh $(if $(filter command line,$(origin ARCH)),$(ARCH),$(ARCHES) um)
+	TIER=check scripts/check.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
+
+check-full:
+	TIER=full scripts/check.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
+
+baseline:
+	CHECK='$(CHECK)' scripts/make-baseline.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
+
+rebase:
+	scripts/rebase.sh '$(VERSION)'
 
 merge-results:
 	scripts/merge-results.sh $(DIRS)

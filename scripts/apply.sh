@@ -6,9 +6,13 @@
 # The build tree is then checked out at that commit, so git rewrites only the
 # files whose content differs and make rebuilds only what the series changed.
 # A patch that does not apply is named, and the build tree is left at the
-# baseline, never half-applied.  The tree is changed under the exclusive
-# lock of the cache; the script returns holding it shared, with the tree
-# at baseline + series, so that the caller builds what it asked for.
+# baseline, never half-applied.  Applying in the scratch worktree takes a
+# lock of its own ($CACHE/apply.lock), never the lock of the build tree:
+# a stage that builds for a long time under the shared lock does not
+# keep another from applying.  The build tree is changed under the
+# exclusive lock of the cache, only when it is not already at the series;
+# the script returns holding it shared, with the tree at baseline +
+# series, so that the caller builds what it asked for.
 # $CACHE/linux.state records a finished checkout: an interrupted one is
 # redone by the next run.
 #
@@ -40,10 +44,14 @@ apply_series() {
 	local f out n=0
 	while read -r f; do
 		n=$((n + 1))
-		if ! out=$("${agit[@]}" am -q --keep-cr "$f" 2>&1); then
+		if ! out=$("${agit[@]}" am -q --keep-cr --committer-date-is-author-date "$f" 2>&1); then
 			"${agit[@]}" am --abort >/dev/null 2>&1 || true
 			"${agit[@]}" checkout -q -f --detach baseline
-			# Never leave the build tree half-way: put it at baseline.
+			# Never leave the build tree half-way: put it at
+			# baseline (the apply lock is let go first: a run
+			# that holds the tree shared may be waiting for it).
+			unlock_apply
+			lock exclusive
 			rm -f "$state"
 			cgit checkout -q -f --detach baseline
 			cgit clean -ffdxq
@@ -68,9 +76,9 @@ have_ref() {
 }
 
 if ! have_ref; then
-	lock exclusive
+	lock_apply
 	have_ref || apply_series
-	lock shared
+	unlock_apply
 fi
 
 if [ "${1:-}" = --commit ]; then
@@ -78,21 +86,34 @@ if [ "${1:-}" = --commit ]; then
 	exit 0
 fi
 
-# Under the shared lock: is the build tree already exactly there?  If not,
-# change it under the exclusive lock and look again (another run may have
-# changed it in between).
+# Under the shared lock: is the build tree already exactly there?  Then
+# go on under it.  If not, change it under the exclusive lock.  A run
+# that cannot have the exclusive lock at once does not queue for it (a
+# queued request would wait for every build that holds the tree shared,
+# even when one of them has already put the tree where this run wants
+# it): it holds the tree shared again and looks once a second, until the
+# tree is there or it can take the lock.
 want=$(cgit rev-parse "$ref")
+said=
 while [ "$(cat "$state" 2>/dev/null)" != "$want" ]; do
-	lock exclusive
-	have_ref || apply_series
-	want=$(cgit rev-parse "$ref")
-	rm -f "$state"
-	# Only files that differ are rewritten; -f repairs an interrupted
-	# checkout.
-	cgit checkout -q -f --detach "$ref"
-	cgit reset -q --hard
-	cgit clean -ffdxq
-	echo "$want" >"$state"
-	lock shared
+	if ! flock -n -x "$LOCK_FD"; then
+		# A failed conversion has let the shared lock go: take it
+		# again (this waits only for a run that changes the tree).
+		[ -n "$said" ] || note "waiting for another run that uses $CACHE (lock $CACHE/lock): the build tree is not at this series yet"
+		said=1
+		flock -s "$LOCK_FD"
+		sleep 1
+		continue
+	fi
+	if [ "$(cat "$state" 2>/dev/null)" != "$want" ]; then
+		rm -f "$state"
+		# Only files that differ are rewritten; -f repairs an
+		# interrupted checkout.
+		cgit checkout -q -f --detach "$want"
+		cgit reset -q --hard
+		cgit clean -ffdxq
+		echo "$want" >"$state"
+	fi
+	flock -s "$LOCK_FD"
 done
 note "build tree at baseline + series ($(cgit rev-parse --short "$want")), linux-source-6.1 $(source_version)"

@@ -225,6 +225,13 @@ def read_configs(path, errors):
     return rows
 
 
+TIERS = {
+    'check': 'make check (the gate: x86_64 and arm, KUNIT_ALL_TESTS on UML '
+             'and x86_64, modules and W=1 on x86_64)',
+    'full': 'make check-full (every arch and configuration)',
+}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--arch', action='append', choices=ARCHES)
@@ -233,6 +240,8 @@ def main():
     ap.add_argument('--filter', default='')
     ap.add_argument('--configs', action='store_true',
                     help='also judge results/configs.tsv')
+    ap.add_argument('--tier', help='the tier that ran (make check: "check", '
+                    'make check-full: "full"), named in summary.md')
     args = ap.parse_args()
     if args.arch_list is not None:
         arches = args.arch_list.split()
@@ -278,7 +287,10 @@ def main():
                     total[i] += int(n)
     os.makedirs(RESULTS, exist_ok=True)
     with open(os.path.join(RESULTS, 'summary.md'), 'w') as f:
-        f.write('# KUnit results\n\n' + '\n'.join(lines) + '\n')
+        f.write('# KUnit results\n\n')
+        if args.tier:
+            f.write(f'Tier: {TIERS.get(args.tier, args.tier)}\n\n')
+        f.write('\n'.join(lines) + '\n')
         f.write(f'\n{total[0]} passed, {total[1]} failed, {total[2]} '
                 f'skipped ({", ".join(arches)}'
                 f'{", configurations" if configs else ""})\n')

@@ -1,22 +1,30 @@
 #!/usr/bin/env bash
-# make check [ARCH...]: checkpatch and lint-ci, then our KUnit suites on
-# every arch (x86_64, arm, arm-lpae: 32-bit ARM with LPAE, arm64) or those
-# given, each but arm-lpae followed by its end-to-end boot (scripts/e2e.sh);
-# alongside them, the harness self-test and the configuration stage
-# (scripts/configs.sh: kunit.py's default run on UML, x86_64 and arm
-# against the baseline, modules, options off, W=1/sparse,
-# tools/testing/scatterlist); then the results against kunit/plan.  The
-# last line is "N passed, N failed, N skipped" over every KUnit run; the
-# exit status is non-zero on any failure.
+# make check / make check-full [ARCH...]: checkpatch and lint-ci, then our
+# KUnit suites on the arches given (x86_64, arm, arm-lpae: 32-bit ARM with
+# LPAE, arm64), each but arm-lpae followed by its end-to-end boot
+# (scripts/e2e.sh); alongside them, the harness self-test and the
+# configuration stage of the tier (scripts/configs.sh); then the results
+# against kunit/plan.  TIER=check (make check, the gate; default arches
+# x86_64 arm um) or TIER=full (make check-full; default every arch and um).
+# The last line is "N passed, N failed, N skipped" over every KUnit run;
+# the exit status is non-zero on any failure.
 . "$(dirname "$0")/common.sh"
 
-[ $# -gt 0 ] || set -- $SUPPORTED_ARCHES um
+export TIER=${TIER:-check}
+case "$TIER" in
+check) [ $# -gt 0 ] || set -- x86_64 arm um ;;
+full) [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES um ;;
+*) die "unknown TIER '$TIER' (check or full)" ;;
+esac
+note "tier: $TIER ($([ "$TIER" = check ] && echo "make check, the gate" || echo "make check-full, the whole matrix")), arches: $*"
 kunit_arches=() config_arches=() runs=()
 for arch in "$@"; do
 	[ "$arch" = um ] || check_arch "$arch"
 	case "$arch" in x86_64 | arm | arm-lpae | arm64) kunit_arches+=("$arch") runs+=("$arch") ;; esac
 	case "$arch" in x86_64 | arm | arm64) runs+=("$arch-e2e") ;; esac
-	case "$arch" in um | x86_64 | arm) config_arches+=("$arch") ;; esac
+	# Configurations: make check on UML and x86_64, make check-full also
+	# on arm (scripts/configs.sh says which of them each tier builds).
+	case "$TIER:$arch" in *:um | *:x86_64 | full:arm) config_arches+=("$arch") ;; esac
 done
 set -- "${kunit_arches[@]}"
 mkdir -p "$RESULTS"
@@ -104,7 +112,7 @@ done
 collect selftest || rc=1
 collect lint-ci || rc=1
 [ ${#config_arches[@]} -eq 0 ] || collect configs || rc=1
-args=(--arch-list "${runs[*]}")
+args=(--arch-list "${runs[*]}" --tier "$TIER")
 [ $rc -eq 0 ] || echo "error: a stage failed (see above and $RESULTS/stages.tsv)"
 "$TOP/scripts/check-results.py" "${args[@]}" \
 	$([ ${#config_arches[@]} -eq 0 ] || echo --configs) || rc=1

@@ -59,6 +59,23 @@ lock() {	# lock shared|exclusive
 	note "got the lock of $CACHE"
 }
 
+# The lock of the scratch worktree $CACHE/apply and of the series refs,
+# apart from the lock of the build tree: applying a series never waits
+# for the builds that hold the build tree shared.  Taken exclusive,
+# never while waiting for the exclusive lock of the build tree.
+lock_apply() {
+	mkdir -p "$CACHE"
+	exec {APPLY_FD}>>"$CACHE/apply.lock"
+	flock -n -x "$APPLY_FD" && return 0
+	note "waiting for another run that applies the series (lock $CACHE/apply.lock)"
+	flock -x "$APPLY_FD"
+}
+unlock_apply() {
+	[ -n "${APPLY_FD:-}" ] || return 0
+	exec {APPLY_FD}>&-
+	APPLY_FD=
+}
+
 # The cross compiler prefix of an arch ("" for a native build).
 cross_of() {
 	case "$1" in
@@ -112,6 +129,19 @@ baseline_git() {
 # The message of the baseline commit.  usage: baseline_message VERSION
 baseline_message() {
 	printf 'linux-source-6.1 %s\n\nUntouched %s.\n' "$1" "$TARBALL"
+}
+
+# The package version the project is tested on (linux-source.pin), or
+# the one LINUX_SOURCE_VERSION names (make rebase).
+pinned_version() {
+	if [ -n "${LINUX_SOURCE_VERSION:-}" ]; then
+		echo "$LINUX_SOURCE_VERSION"
+		return
+	fi
+	local v
+	v=$(grep -v -E '^(#|[[:space:]]*$)' "$TOP/linux-source.pin" 2>/dev/null | head -n 1)
+	[ -n "$v" ] || die "$TOP/linux-source.pin names no version"
+	echo "$v"
 }
 
 # The Debian package version of the tree, e.g. "6.1.192-3".
@@ -229,4 +259,48 @@ fragment() {	# fragment modules|off ARCH: our kunitconfig, changed
 			echo CONFIG_SG_MERGE_BENCH_KUNIT=m
 		fi
 	}
+}
+
+# $CACHE/base: a worktree of the untouched baseline that nothing changes
+# once it is set up (the baseline runs of kunit.py's default run, the
+# baseline W=1 build).  Set up under a lock of its own ($CACHE/base.lock),
+# never the lock of the build tree.
+BASE=$CACHE/base
+base_worktree() {
+	[ "$(cat "$BASE.state" 2>/dev/null)" != "$(cgit rev-parse baseline)" ] || return 0
+	local fd
+	exec {fd}>>"$CACHE/base.lock"
+	flock -x "$fd"
+	if [ "$(cat "$BASE.state" 2>/dev/null)" != "$(cgit rev-parse baseline)" ]; then
+		rm -f "$BASE.state"
+		if ! git -C "$BASE" rev-parse --git-dir >/dev/null 2>&1; then
+			rm -rf "$BASE"
+			cgit worktree prune
+			cgit worktree add -q --detach "$BASE" baseline
+		fi
+		git -C "$BASE" checkout -q -f --detach baseline
+		git -C "$BASE" clean -ffdxq
+		cgit rev-parse baseline >"$BASE.state"
+	fi
+	exec {fd}>&-
+}
+
+# kunit.py's default run (KUNIT_ALL_TESTS, no fragment of ours) on the
+# untouched tree for ARCH, its results written as a baseline file
+# (scripts/kunit_baseline.py) to FILE; its output in FILE.out.
+# usage: baseline_run ARCH FILE
+baseline_run() {
+	local arch=$1 file=$2 bd=$CACHE/build/base-alltests-$1 cmd out
+	out=$CACHE/baseline/$(source_version)/base-$arch.out
+	base_worktree
+	cmd="tools/testing/kunit/kunit.py run --timeout 900"
+	[ "$arch" = um ] || cmd="$cmd --arch $arch"
+	note "$arch: kunit.py's default run on the untouched baseline (linux-source-6.1 $(source_version)), output in $out"
+	rm -f "$bd/test.log"
+	mkdir -p "$(dirname "$file")" "$(dirname "$out")"
+	kunit_in "$BASE" "$arch" run --timeout 900 --build_dir "$bd" \
+		>"$out" 2>&1 || true
+	[ -f "$bd/test.log" ] || { echo "error: the baseline run did not build or boot: $out" >&2; return 1; }
+	python3 "$TOP/scripts/kunit_baseline.py" write "$bd/test.log" "$file" \
+		--version "$(source_version)" --arch "$arch" --command "$cmd"
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Compare a KUnit run on baseline + series with the same run on the baseline.
 
-usage: compare-runs.py --config NAME --arch ARCH BASE.log NEW.log SYMBOLS DOTCONFIG
+usage: compare-runs.py --config NAME --arch ARCH BASE.tsv NEW.log SYMBOLS DOTCONFIG
 
-Reads both console logs with kunit.py's parser from the kernel tree.
+BASE.tsv is a baseline file (scripts/kunit_baseline.py: the expected
+results, case -> status); NEW.log is read with kunit.py's parser from the
+kernel tree.
 Nothing that passed on the baseline may fail, crash or disappear, and no
 case new in the series may fail.  SYMBOLS (space-separated) are the
 Kconfig symbols the series adds; the note says which of them DOTCONFIG
@@ -18,6 +20,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ktap import parse_cases  # noqa: E402
+import kunit_baseline  # noqa: E402
 
 
 def main():
@@ -30,7 +33,10 @@ def main():
     ap.add_argument('dotconfig')
     a = ap.parse_args()
 
-    base, _ = parse_cases(open(a.base, errors='replace').read())
+    try:
+        base, _ = kunit_baseline.read(a.base)
+    except kunit_baseline.BadBaseline as e:
+        sys.exit(f'error: {e}')
     new, crashed = parse_cases(open(a.new, errors='replace').read())
     problems = []
     for key, st in sorted(base.items()):

@@ -3,8 +3,11 @@
 # build, not only in ours.  For each ARCH given (um, x86_64, arm):
 #   alltests  kunit.py's own default run (KUNIT_ALL_TESTS, no fragment of
 #             ours) on baseline + series, compared case by case with the
-#             same run on the untouched baseline; the baseline run is made
-#             once per package version and kept in $CACHE/baseline/
+#             expected results of the same run on the untouched baseline,
+#             kunit/baseline/VERSION/ARCH.tsv (make baseline); where there
+#             is no valid file of the installed package version, the
+#             baseline run is made (and said so) and kept in
+#             $CACHE/baseline/VERSION/
 #   modules   (not um) our fragment with KUnit, aacraid and our suites as
 #             modules: kernel and modules build, modpost says nothing
 #   off       (not um) our fragment with every option the series adds off
@@ -14,14 +17,23 @@
 #             touches that the modules configuration compiles, compared
 #             with the same file and .config on the baseline
 # and once: tools/testing/scatterlist builds and ./main passes.
+# TIER=check (make check, the default) builds alltests on um and x86_64
+# and modules and warnings on x86_64 only; TIER=full (make check-full)
+# everything above on every ARCH given.
 #
 # Writes results/configs/* and results/configs.tsv (one line per
 # configuration and arch), which check-results.py reads.
 #
-# usage: scripts/configs.sh [ARCH...]     (default: um x86_64 arm)
+# usage: [TIER=check|full] scripts/configs.sh [ARCH...]
+#        (default: um x86_64, and arm with TIER=full)
 . "$(dirname "$0")/common.sh"
 
-[ $# -gt 0 ] || set -- um x86_64 arm
+TIER=${TIER:-check}
+case "$TIER" in
+check) [ $# -gt 0 ] || set -- um x86_64 ;;
+full) [ $# -gt 0 ] || set -- um x86_64 arm ;;
+*) die "unknown TIER '$TIER' (check or full)" ;;
+esac
 out=$RESULTS/configs
 tsv=$RESULTS/configs.tsv
 rm -rf "$out" "$tsv"
@@ -32,39 +44,31 @@ lock shared
 "$TOP/scripts/apply.sh"
 series=$(cat "$CACHE/linux.state")
 ver=$(source_version)
-BASE=$CACHE/base
 BASELINE_RESULTS=$CACHE/baseline/$ver
 mkdir -p "$BASELINE_RESULTS" "$CACHE/build"
-
-# The untouched baseline, a worktree of its own that nothing changes.
-if [ "$(cat "$BASE.state" 2>/dev/null)" != "$(cgit rev-parse baseline)" ]; then
-	lock exclusive
-	rm -f "$BASE.state"
-	if ! git -C "$BASE" rev-parse --git-dir >/dev/null 2>&1; then
-		rm -rf "$BASE"
-		cgit worktree prune
-		cgit worktree add -q --detach "$BASE" baseline
-	fi
-	git -C "$BASE" checkout -q -f --detach baseline
-	git -C "$BASE" clean -ffdxq
-	cgit rev-parse baseline >"$BASE.state"
-	lock shared
-fi
-
+base_worktree
 record() {	# record CONFIG ARCH BUILT BOOTED PASSED WARNINGS CASES NOTE
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$tsv"
 }
 
 alltests() {	# alltests ARCH
-	local arch=$1 timeout=900 b=$BASELINE_RESULTS/alltests-$arch
-	if [ ! -s "$b.log" ]; then
-		note "$arch: kunit.py's default run on the baseline (once per package version)"
-		rm -f "$b.log"
-		kunit_in "$BASE" "$arch" run --timeout "$timeout" \
-			--build_dir "$CACHE/build/base-alltests-$arch" \
-			>"$b.out" 2>&1 || true
-		cp "$CACHE/build/base-alltests-$arch/test.log" "$b.log" 2>/dev/null ||
-			{ record alltests "$arch" no - - - - "the baseline run did not build or boot: $b.out"; return; }
+	local arch=$1 b why
+	# The expected results: the file of the installed package version,
+	# else a baseline run of our own (kept per version in the cache).
+	if b=$(python3 "$TOP/scripts/kunit_baseline.py" select \
+		"$TOP/kunit/baseline" --version "$ver" --arch "$arch" 2>"$out/baseline-$arch.why"); then
+		note "$arch: expected results from ${b#"$TOP"/}"
+	else
+		why=$(sed 's/^error: //' "$out/baseline-$arch.why")
+		b=$BASELINE_RESULTS/$arch.tsv
+		if python3 "$TOP/scripts/kunit_baseline.py" check "$b" \
+			--version "$ver" --arch "$arch" 2>/dev/null; then
+			note "$arch: $why; using the baseline run made earlier in this cache ($b)"
+		else
+			note "$arch: $why; recomputing the baseline (make baseline writes the file)"
+			baseline_run "$arch" "$b" ||
+				{ record alltests "$arch" no - - - - "the baseline run did not build or boot: $BASELINE_RESULTS/base-$arch.out"; return; }
+		fi
 	fi
 	note "$arch: kunit.py's default run (KUNIT_ALL_TESTS) on baseline + series"
 	local n=$out/alltests-$arch rc=0 bd=$CACHE/build/alltests-$arch sub=run key
@@ -84,7 +88,7 @@ alltests() {	# alltests ARCH
 	fi
 	cp "$bd/test.log" "$n.log"
 	python3 "$TOP/scripts/compare-runs.py" --config alltests --arch "$arch" \
-		"$b.log" "$n.log" "$(series_symbols | tr '\n' ' ')" \
+		"$b" "$n.log" "$(series_symbols | tr '\n' ' ')" \
 		"$bd/.config" >>"$tsv"
 }
 
@@ -224,8 +228,8 @@ rc=0
 scatterlist
 for arch in "$@"; do
 	alltests "$arch"
-	[ "$arch" = um ] && continue
-	buildonly off "$arch" || true
+	case "$TIER:$arch" in *:um | check:arm*) continue ;; esac
+	[ "$TIER" = check ] || buildonly off "$arch" || true
 	buildonly modules "$arch" && warnings "$arch" || true
 done
 # A stage that failed left "no" or a note; check-results.py judges, and

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Install the Debian packages the build and the QEMU runs need, only those
-# that are missing.  As non-root, print the exact apt-get command instead.
+# that are missing, and linux-source-6.1 at the version linux-source.pin
+# names (up- or downgraded to it).  If the archive no longer has that
+# version, say so and name the command that moves to the newest.  As
+# non-root, print the exact apt-get command instead.
 #
 # usage: scripts/deps.sh [ARCH...]     (default: every supported arch)
 . "$(dirname "$0")/common.sh"
 
-pkgs="linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev
+pin=$(pinned_version)
+pkgs="build-essential flex bison bc libelf-dev libssl-dev
       python3-ply python3-git python3-junit.xml
       python3 ccache xz-utils git sparse"
 [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES
@@ -28,9 +32,11 @@ for p in $pkgs; do
 	s=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null) || s=
 	[ "$s" = installed ] || missing="$missing $p"
 done
+have=$(source_version)
+[ "$have" = "$pin" ] || missing="$missing linux-source-6.1=$pin"
 [ -z "$missing" ] && exit 0
 
-cmd="apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends$missing"
+cmd="apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends --allow-downgrades$missing"
 if [ "$(id -u)" != 0 ]; then
 	die "missing Debian packages:$missing
 run as root:  apt-get update && $cmd"
@@ -38,4 +44,14 @@ fi
 note "installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
 apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null || die "apt-get update failed"
+if [ "$have" != "$pin" ] &&
+	! apt-cache madison linux-source-6.1 | awk '{ print $3 }' | grep -qxF "$pin"; then
+	newest=$(apt-cache madison linux-source-6.1 | awk 'NR == 1 { print $3 }')
+	die "linux-source-6.1 $pin, the version the series is tested on
+(linux-source.pin), is no longer in the archive$([ "$have" = unknown ] || echo " (installed: $have)").
+Move the series to the newest version the archive has:
+  make rebase VERSION=${newest:-NEWEST}"
+fi
+[ "$have" = "$pin" ] || [ "$have" = unknown ] ||
+	note "linux-source-6.1 $have is installed; installing $pin, the version of linux-source.pin"
 $cmd || die "'$cmd' failed"

@@ -46,4 +46,4 @@ done
 [ ${#arches[@]} -gt 0 ] || die "no arch results in $*"
 rm -rf "$RESULTS/configs"
 cp -r "$merged"/. "$RESULTS/"
-exec "$TOP/scripts/check-results.py" "${arches[@]}" --configs
+exec "$TOP/scripts/check-results.py" "${arches[@]}" --configs --tier full

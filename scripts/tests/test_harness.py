@@ -9,7 +9,10 @@ the exact error and the exit status:
   - KTAP logs with a crash in the middle, a timeout, an unplanned case, a
     skip with the wrong reason (check-results.py, kunit.py's parser);
   - an interrupt (SIGINT, SIGTERM) of a run;
-  - two applies at once on one cache (the lock).
+  - two applies at once on one cache (the lock), and a run whose series
+    is not applied yet beside a stage that holds the tree for long;
+  - baseline files (kunit/baseline/): one of another package version, a
+    malformed one, a truncated one, one left by an interrupted write.
 KTAP is read with kunit.py's parser from the cached kernel tree
 (KUNIT_TOOLS).
 """
@@ -373,6 +376,122 @@ class Harness(unittest.TestCase):
         self.assertEqual(git(self.src, 'status', '--porcelain'), '')
         with open(os.path.join(self.cache, 'linux.state')) as f:
             self.assertEqual(f.read().strip(), self.head())
+
+    def test_a_run_beside_a_long_stage_does_not_wait_for_it(self):
+        # A stage (the configuration stage of make check) has put the
+        # tree at the series and builds under the shared lock for long;
+        # a run that starts before the series ref exists applies the
+        # series again and goes on under the shared lock beside it.
+        self.series(*GOOD)
+        r = self.run_script('apply.sh')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for ref in git(self.src, 'for-each-ref', '--format=%(refname)',
+                       'refs/dmatopics/series/').split():
+            git(self.src, 'update-ref', '-d', ref)
+        with open(os.path.join(self.cache, 'lock'), 'a') as lk:
+            fcntl.flock(lk, fcntl.LOCK_SH)
+            r = self.run_script('apply.sh')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertNotIn('waiting', r.stderr)
+            self.assertIn('applied 2 patch(es)', r.stderr)
+        with open(os.path.join(self.src, 'hello.c')) as f:
+            self.assertIn('/* second */', f.read())
+
+    # baseline files (kunit/baseline/VERSION/ARCH.tsv)
+
+    BASELINE = ('# kunit.py\'s default run\n# version: 6.1.192-3\n'
+                '# arch: um\n# command: kunit.py run\n'
+                '# date: 2026-12-04T00:00:00Z\n'
+                'alpha.passes\tSUCCESS\nalpha.skips\tSKIPPED\n'
+                '# end: 2 cases\n')
+
+    def select_baseline(self, text, version='6.1.192-3', name=None):
+        d = os.path.join(self.tmp, 'baseline', name or version)
+        os.makedirs(d, exist_ok=True)
+        if text is not None:
+            with open(os.path.join(d, 'um.tsv'), 'w') as f:
+                f.write(text)
+        return self.run_script('kunit_baseline.py', 'select',
+                               os.path.join(self.tmp, 'baseline'),
+                               '--version', version, '--arch', 'um')
+
+    def test_a_valid_baseline_file_is_used(self):
+        r = self.select_baseline(self.BASELINE)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.strip().endswith('6.1.192-3/um.tsv'))
+
+    def test_a_baseline_file_of_another_version_is_never_used(self):
+        self.select_baseline(self.BASELINE)
+        r = self.select_baseline(None, version='6.1.200-1')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('no baseline file for linux-source-6.1 6.1.200-1',
+                      r.stderr)
+        self.assertIn('files for 6.1.192-3 only', r.stderr)
+        # A file put under the new version's name but made on the old.
+        r = self.select_baseline(self.BASELINE, version='6.1.200-1')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('made on linux-source-6.1 6.1.192-3, the installed '
+                      'one is 6.1.200-1', r.stderr)
+
+    def test_a_malformed_baseline_file_is_named_and_not_used(self):
+        r = self.select_baseline(self.BASELINE.replace(
+            'alpha.skips\tSKIPPED', 'alpha.skips SKIPPED'))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('um.tsv:7: malformed line', r.stderr)
+        r = self.select_baseline(self.BASELINE.replace('SKIPPED', 'MAYBE'))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('malformed line', r.stderr)
+
+    def test_a_truncated_baseline_file_is_named_and_not_used(self):
+        for cut in (len(self.BASELINE) - 1,
+                    self.BASELINE.index('# end'),
+                    self.BASELINE.index('alpha.skips')):
+            r = self.select_baseline(self.BASELINE[:cut])
+            self.assertEqual(r.returncode, 1, cut)
+            self.assertIn('truncated', r.stderr)
+        r = self.select_baseline(self.BASELINE.replace('# end: 2', '# end: 3'))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('the end line says 3 cases, the file has 2', r.stderr)
+
+    def test_a_baseline_write_interrupted_is_named_and_not_used(self):
+        # make baseline writes FILE.tmp and renames it at the end: a
+        # FILE.tmp left behind is an interrupted write, even beside a
+        # complete older FILE.
+        d = os.path.join(self.tmp, 'baseline', '6.1.192-3')
+        os.makedirs(d)
+        with open(os.path.join(d, 'um.tsv.tmp'), 'w') as f:
+            f.write(self.BASELINE[:40])
+        r = self.select_baseline(self.BASELINE)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('um.tsv.tmp: left half-written by an interrupted '
+                      '"make baseline"', r.stderr)
+
+    def test_a_baseline_is_written_from_a_real_log_and_diffed(self):
+        f = os.path.join(self.tmp, 'b', 'x86_64.tsv')
+        r = self.run_script('kunit_baseline.py', 'write',
+                            os.path.join(FIX, 'pass.log'), f,
+                            '--version', '6.1.192-3', '--arch', 'x86_64',
+                            '--command', 'kunit.py run')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertFalse(os.path.exists(f + '.tmp'))
+        r = self.run_script('kunit_baseline.py', 'check', f,
+                            '--version', '6.1.192-3', '--arch', 'x86_64')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(f) as fh:
+            text = fh.read()
+        g = os.path.join(self.tmp, 'b', 'changed.tsv')
+        with open(g, 'w') as fh:
+            fh.write(text.replace('\tSUCCESS', '\tFAILURE', 1))
+        r = self.run_script('kunit_baseline.py', 'diff', f, g)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('SUCCESS in', r.stdout)
+        self.assertIn('FAILURE now', r.stdout)
+        r = self.run_script('kunit_baseline.py', 'write',
+                            os.path.join(FIX, 'crash.log'), g,
+                            '--version', '6.1.192-3', '--arch', 'x86_64',
+                            '--command', 'kunit.py run')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('crashed or timed out', r.stderr)
 
 
 if __name__ == '__main__':
