@@ -88,21 +88,20 @@ fi
 
 # Under the shared lock: is the build tree already exactly there?  Then
 # go on under it.  If not, change it under the exclusive lock.  A run
-# that cannot have the exclusive lock at once does not queue for it (a
-# queued request would wait for every build that holds the tree shared,
-# even when one of them has already put the tree where this run wants
-# it): it holds the tree shared again and looks once a second, until the
-# tree is there or it can take the lock.
+# does not queue for the exclusive lock for long (a queued request would
+# wait for every build that holds the tree shared, even when one of them
+# has already put the tree where this run wants it): it waits for it a
+# second at a time, holding the tree shared again in between to look.
+# Two runs that both want the tree changed wait for it together, holding
+# nothing, so one of them gets it.
 want=$(cgit rev-parse "$ref")
 said=
 while [ "$(cat "$state" 2>/dev/null)" != "$want" ]; do
-	if ! flock -n -x "$LOCK_FD"; then
-		# A failed conversion has let the shared lock go: take it
-		# again (this waits only for a run that changes the tree).
+	# (Converting the shared lock lets it go first.)
+	if ! flock -w 1 -x "$LOCK_FD"; then
 		[ -n "$said" ] || note "waiting for another run that uses $CACHE (lock $CACHE/lock): the build tree is not at this series yet"
 		said=1
-		flock -s "$LOCK_FD"
-		sleep 1
+		flock -s "$LOCK_FD"	# waits only for a run that changes the tree
 		continue
 	fi
 	if [ "$(cat "$state" 2>/dev/null)" != "$want" ]; then

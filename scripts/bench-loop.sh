@@ -5,8 +5,15 @@
 #                  in the last patch that adds a file, edited in a scratch
 #                  copy of kernel-patches/; the repository is not touched);
 #                  with BENCH_COLD=1 also cold: an empty cache of its own
-#                  (packages installed), which takes an hour or more here;
-#                  BENCH_COLD=only measures that row alone
+#                  (packages installed), which takes about an hour here;
+#                  BENCH_COLD=only measures that row alone.  The cold
+#                  cache is a scratch directory, or BENCH_COLD_CACHE
+#                  (emptied first, and kept warm afterwards: give it
+#                  $CACHE to measure and warm the real cache at once)
+#   make check-full  with BENCH_FULL=all: cold, the whole matrix; with
+#                  BENCH_FULL="ARCH...": cold, each "make check-full
+#                  ARCH=x" alone (a CI matrix job), each in an empty cache
+#                  of its own (these rows alone: hours)
 #   per arch       build + QEMU run of "make kunit" for ARCH...: cold with
 #                  no ccache, cold with the warm ccache, unchanged, one
 #                  patch changed (BENCH_ARCHES=0 skips them)
@@ -36,12 +43,14 @@ victim=$(grep -l '^new file mode' "$scratch"/patches/*.patch | tail -n 1)
 [ -n "$victim" ] || die "no patch adds a file; nothing to change"
 sed -i '0,/^+ \* /s//+ * (bench-loop edit) /' "$victim"
 
-check_row() {	# check_row LABEL [env...]: one make check, its stages kept
-	local label=$1 s
+check_row() {	# check_row LABEL [env...] [-- ARCH...]: one make check, its stages kept
+	local label=$1 s envs=() args=()
 	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
+	[ $# -eq 0 ] || { shift; args=("$@"); }
 	note "make check: $label"
-	s=$(secs "$scratch/check-$label.log" env "$@" RESULTS="$scratch/r-$label" \
-		"$TOP/scripts/check.sh")
+	s=$(secs "$scratch/check-$label.log" env "${envs[@]}" RESULTS="$scratch/r-$label" \
+		"$TOP/scripts/check.sh" "${args[@]}")
 	cp "$scratch/r-$label/stages.tsv" "$RESULTS/bench-loop-stages-$label.tsv" 2>/dev/null || true
 	echo "| make check, $label | ${s}s |" >>"$out"
 }
@@ -50,9 +59,26 @@ check_row() {	# check_row LABEL [env...]: one make check, its stages kept
 	echo "| run | wall time |"
 	echo "|---|---|"
 } >"$out"
+cold_cache() {	# cold_cache NAME: an empty cache directory
+	local c=${BENCH_COLD_CACHE:-$scratch/cache-$1}
+	rm -rf "$c"
+	echo "$c"
+}
+if [ -n "${BENCH_FULL:-}" ]; then
+	if [ "$BENCH_FULL" = all ]; then
+		check_row "check-full, cold" TIER=full CACHE="$(cold_cache full)"
+	else
+		for a in $BENCH_FULL; do
+			check_row "check-full ARCH=$a, cold" TIER=full \
+				CACHE="$(cold_cache "full-$a")" -- "$a"
+		done
+	fi
+	cat "$out"
+	exit 0
+fi
 case ${BENCH_COLD:-0} in
-1) check_row cold CACHE="$scratch/cache" ;;
-only) check_row cold CACHE="$scratch/cache"; cat "$out"; exit 0 ;;
+1) check_row cold CACHE="$(cold_cache check)" ;;
+only) check_row cold CACHE="$(cold_cache check)"; cat "$out"; exit 0 ;;
 esac
 check_row unchanged
 check_row one-patch PATCHES="$scratch/patches"

@@ -71,7 +71,7 @@ alltests() {	# alltests ARCH
 		fi
 	fi
 	note "$arch: kunit.py's default run (KUNIT_ALL_TESTS) on baseline + series"
-	local n=$out/alltests-$arch rc=0 bd=$CACHE/build/alltests-$arch sub=run key
+	local n=$out/alltests-$arch rc=0 bd=$CACHE/build/alltests-$arch sub=run key timeout=900
 	key=$(build_key "$arch" /dev/null)
 	if built_from "$bd" "$key"; then
 		note "$arch: $bd is built from this series; not running make"
