@@ -86,33 +86,20 @@ if [ "${1:-}" = --commit ]; then
 	exit 0
 fi
 
-# Under the shared lock: is the build tree already exactly there?  Then
-# go on under it.  If not, change it under the exclusive lock.  A run
-# does not queue for the exclusive lock for long (a queued request would
-# wait for every build that holds the tree shared, even when one of them
-# has already put the tree where this run wants it): it waits for it a
-# second at a time, holding the tree shared again in between to look.
-# Two runs that both want the tree changed wait for it together, holding
-# nothing, so one of them gets it.
+# Is the build tree already exactly there?  Then go on under the shared
+# lock; if not, change it under the exclusive one (lock_to_change).
 want=$(cgit rev-parse "$ref")
-said=
-while [ "$(cat "$state" 2>/dev/null)" != "$want" ]; do
-	# (Converting the shared lock lets it go first.)
-	if ! flock -w 1 -x "$LOCK_FD"; then
-		[ -n "$said" ] || note "waiting for another run that uses $CACHE (lock $CACHE/lock): the build tree is not at this series yet"
-		said=1
-		flock -s "$LOCK_FD"	# waits only for a run that changes the tree
-		continue
-	fi
-	if [ "$(cat "$state" 2>/dev/null)" != "$want" ]; then
-		rm -f "$state"
-		# Only files that differ are rewritten; -f repairs an
-		# interrupted checkout.
-		cgit checkout -q -f --detach "$want"
-		cgit reset -q --hard
-		cgit clean -ffdxq
-		echo "$want" >"$state"
-	fi
-	flock -s "$LOCK_FD"
-done
+at_series() {
+	[ "$(cat "$state" 2>/dev/null)" = "$want" ]
+}
+if lock_to_change at_series; then
+	rm -f "$state"
+	# Only files that differ are rewritten; -f repairs an interrupted
+	# checkout.
+	cgit checkout -q -f --detach "$want"
+	cgit reset -q --hard
+	cgit clean -ffdxq
+	echo "$want" >"$state"
+	lock shared
+fi
 note "build tree at baseline + series ($(cgit rev-parse --short "$want")), linux-source-6.1 $(source_version)"

@@ -15,10 +15,7 @@ have_baseline() {
 Remove the cache to rebuild it (after 'make refresh' if 'make tree' holds work):
   rm -rf $CACHE"
 }
-lock shared
-have_baseline && exit 0
-lock exclusive
-have_baseline && exit 0
+lock_to_change have_baseline || exit 0
 [ -f "$TARBALL" ] || die "$TARBALL missing (scripts/deps.sh installs linux-source-6.1)"
 
 mkdir -p "$CACHE"

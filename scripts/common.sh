@@ -59,6 +59,33 @@ lock() {	# lock shared|exclusive
 	note "got the lock of $CACHE"
 }
 
+# lock_to_change TEST...: is the tree as wanted, or must this run change
+# it?  Under the shared lock, TEST (a command) says whether the tree is
+# already as wanted: then return 1, holding the lock shared.  Else return
+# 0 holding it exclusive, TEST still failing; the caller changes the tree
+# and takes the lock shared again.  A run never queues for the exclusive
+# lock for long: a queued request would wait for every build that holds
+# the tree shared, even when one of them has already put the tree where
+# this run wants it.  It waits a second at a time, holding the lock
+# shared again in between to look.  (Converting the shared lock lets it
+# go first, so two runs that both want to change the tree wait for it
+# together, holding nothing, and one of them gets it.)
+lock_to_change() {
+	local said=
+	lock shared
+	while ! "$@"; do
+		if flock -w 1 -x "$LOCK_FD"; then
+			"$@" || return 0
+			flock -s "$LOCK_FD"
+			return 1
+		fi
+		[ -n "$said" ] || note "waiting for another run that uses $CACHE (lock $CACHE/lock) to change it"
+		said=1
+		flock -s "$LOCK_FD"	# waits only for a run that changes the tree
+	done
+	return 1
+}
+
 # The lock of the scratch worktree $CACHE/apply and of the series refs,
 # apart from the lock of the build tree: applying a series never waits
 # for the builds that hold the build tree shared.  Taken exclusive,
