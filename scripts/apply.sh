@@ -36,7 +36,8 @@ apply_series() {
 		cgit worktree add -q --detach "$APPLY" baseline
 	fi
 	local agit=(git -C "$APPLY" -c user.name=dmatopics
-		    -c user.email=dmatopics@localhost -c advice.detachedHead=false)
+		    -c user.email=dmatopics@localhost -c advice.detachedHead=false
+		    -c gc.auto=0)
 	"${agit[@]}" am --abort >/dev/null 2>&1 || true
 	"${agit[@]}" checkout -q -f --detach baseline
 	"${agit[@]}" clean -ffdxq

@@ -27,13 +27,16 @@ tar -xJf "$TARBALL" -C "$tmp" --strip-components=1
 (
 	cd "$tmp"
 	git init -q -b build
+	# No automatic gc: "git gc --auto" detaches into the background
+	# with the descriptors it inherited, the cache lock among them, and
+	# would hold that lock for minutes after the run that started it.
+	git config gc.auto 0
 	# The tree ships its own .gitignore files; force-add so the baseline
 	# really is the whole tarball.
 	git add -f -A .
 	baseline_message "$ver" | baseline_git commit -q -F -
 	git -c user.name=dmatopics -c user.email=dmatopics@localhost \
 		tag -a -m "linux-source-6.1 $ver" baseline
-	git gc -q --auto
 )
 mv "$tmp" "$SRC"
 note "baseline: $(cgit rev-parse --short baseline) linux-source-6.1 $ver"

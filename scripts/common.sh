@@ -136,10 +136,12 @@ our_kunit_args() {
 }
 
 # git in the cache repo, with a fixed identity so that commits made while
-# applying the series do not depend on the user's configuration.
+# applying the series do not depend on the user's configuration, and no
+# automatic gc (it detaches into the background holding the cache lock
+# it inherited).
 cgit() {
 	git -C "$SRC" -c user.name=dmatopics -c user.email=dmatopics@localhost \
-		-c advice.detachedHead=false "$@"
+		-c advice.detachedHead=false -c gc.auto=0 "$@"
 }
 
 # The baseline commit is made with a fixed identity and date, so that its
