@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Bring the build tree $CACHE/linux to exactly baseline + kernel-patches/series.
+# Bring the build tree $CACHE/linux to exactly baseline + the topic series
+# of kernel-patches/ (kernel-patches/topics names them, in order).
 #
 # The series is applied with "git am" in a scratch worktree ($CACHE/apply)
 # and the result is remembered under refs/dmatopics/series/<hash of series>.
@@ -42,7 +43,7 @@ apply_series() {
 	"${agit[@]}" checkout -q -f --detach baseline
 	"${agit[@]}" clean -ffdxq
 
-	local f out n=0
+	local f out n=0 done=()
 	while read -r f; do
 		n=$((n + 1))
 		if ! out=$("${agit[@]}" am -q --keep-cr --committer-date-is-author-date "$f" 2>&1); then
@@ -57,11 +58,15 @@ apply_series() {
 			cgit checkout -q -f --detach baseline
 			cgit clean -ffdxq
 			echo "$out" | grep '^error:' | sed 's/^/    git am: /' >&2
-			die "patch $n of the series, $f,
+			local why
+			why=$(conflicting_topics "$f" "$out" "${done[@]}")
+			die "patch $n of the series, $(patch_name "$f"),
 does not apply to baseline + the $((n - 1)) patch(es) before it (git's
-'error:' lines above name the failing file).  Nothing was applied: the build
-tree $SRC is at the baseline."
+'error:' lines above name the failing file).${why:+
+$why}
+Nothing was applied: the build tree $SRC is at the baseline."
 		fi
+		done+=("$f")
 	done < <(series_files)
 	cgit update-ref "$ref" "$("${agit[@]}" rev-parse HEAD)"
 	note "applied $n patch(es): $(cgit rev-parse --short "$ref")"
@@ -70,6 +75,24 @@ tree $SRC is at the baseline."
 	cgit for-each-ref --sort=-committerdate --format='%(refname)' \
 		refs/dmatopics/series/ | tail -n +9 |
 		while read -r old; do cgit update-ref -d "$old"; done
+}
+
+# When a patch does not apply to a file that a patch of another topic,
+# applied before it, changes too: which, so that the error names the two
+# topics that conflict.  usage: conflicting_topics PATCH GIT_OUTPUT APPLIED...
+conflicting_topics() {
+	local f=$1 out=$2 file p topic by=
+	shift 2
+	topic=$(dirname "$(patch_name "$f")")
+	file=$(echo "$out" | sed -n -E 's/^error: (patch failed: )?([^: ]+):.*/\2/p' | head -n 1)
+	[ -n "$file" ] || return 0
+	for p in "$@"; do
+		[ "$(dirname "$(patch_name "$p")")" != "$topic" ] || continue
+		grep -q "^diff --git a/$file b/" "$p" && by="$by $(patch_name "$p")"
+	done
+	[ -z "$by" ] ||
+		echo "Topic $topic conflicts with a topic applied before it: $file is also changed by$by.
+Base one topic on the other (and say so in its cover letter), or change the order in kernel-patches/topics."
 }
 
 have_ref() {

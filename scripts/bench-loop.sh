@@ -39,7 +39,7 @@ secs() {	# secs LOG COMMAND...: wall seconds of one command
 
 # A copy of the series whose last new-file patch has one comment changed.
 cp -r "$PATCHES" "$scratch/patches"
-victim=$(grep -l '^new file mode' "$scratch"/patches/*.patch | tail -n 1)
+victim=$(grep -l '^new file mode' "$scratch"/patches/*/*.patch | grep -v /experiments/ | tail -n 1)
 [ -n "$victim" ] || die "no patch adds a file; nothing to change"
 sed -i '0,/^+ \* /s//+ * (bench-loop edit) /' "$victim"
 

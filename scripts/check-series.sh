@@ -15,7 +15,10 @@
 # each position to the symbols that exist there.
 #
 # FROM=K starts at the K-th patch (the positions before it are taken as
-# checked), for a series whose first K-1 patches did not change.
+# checked), for a series whose first K-1 patches did not change.  TOPICS
+# checks those topic series only, applied in the order of
+# kernel-patches/topics (one topic: each of its patches on the baseline
+# and the ones before it).
 #
 # usage: [FROM=K] scripts/check-series.sh [ARCH...]    (default: x86_64 arm)
 . "$(dirname "$0")/common.sh"
@@ -57,14 +60,22 @@ for arch in "$@"; do
 			{ cat "$work/off.out"; die "$arch: the options-off configuration does not build"; }
 	fi
 	for ((k = ${FROM:-1}; k <= ${#all[@]}; k++)); do
+		# A copy of kernel-patches/ whose topic series stop at
+		# the k-th patch.
 		p=$work/p$k
 		mkdir -p "$p"
-		: >"$p/series"
-		for f in "${all[@]:0:k}"; do
-			cp "$f" "$p/"
-			basename "$f" >>"$p/series"
+		cp "$PATCHES/topics" "$p/"
+		for t in $(topic_list); do
+			mkdir -p "$p/$t"
+			: >"$p/$t/series"
 		done
-		name=$(basename "${all[k - 1]}")
+		for f in "${all[@]:0:k}"; do
+			t=$(dirname "$(patch_name "$f")")
+			mkdir -p "$p/$t"
+			cp "$f" "$p/$t/"
+			basename "$f" >>"$p/$t/series"
+		done
+		name=$(patch_name "${all[k - 1]}")
 		PATCHES=$p "$TOP/scripts/apply.sh" 2>/dev/null
 		# Only the kunitconfig symbols that exist at this position.
 		while read -r line; do

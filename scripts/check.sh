@@ -16,6 +16,7 @@ check) [ $# -gt 0 ] || set -- x86_64 arm um ;;
 full) [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES um ;;
 *) die "unknown TIER '$TIER' (check or full)" ;;
 esac
+[ -z "${TOPICS:-}" ] || note "topic series: $(topic_list | tr '\n' ' ')(TOPICS)"
 note "tier: $TIER ($([ "$TIER" = check ] && echo "make check, the gate" || echo "make check-full, the whole matrix")), arches: $*"
 kunit_arches=() config_arches=() runs=()
 for arch in "$@"; do
@@ -112,7 +113,7 @@ done
 collect selftest || rc=1
 collect lint-ci || rc=1
 [ ${#config_arches[@]} -eq 0 ] || collect configs || rc=1
-args=(--arch-list "${runs[*]}" --tier "$TIER")
+args=(--arch-list "${runs[*]}" --tier "$TIER" --absent-options "$(absent_symbols)")
 [ $rc -eq 0 ] || echo "error: a stage failed (see above and $RESULTS/stages.tsv)"
 "$TOP/scripts/check-results.py" "${args[@]}" \
 	$([ ${#config_arches[@]} -eq 0 ] || echo --configs) || rc=1

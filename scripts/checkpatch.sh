@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run the tree's scripts/checkpatch.pl --strict on every patch of the series.
 # Fails on any error, warning or check, except the message types listed for
-# a patch in kernel-patches/checkpatch-exceptions ("<patch> <TYPE> <why>").
+# a patch in kernel-patches/checkpatch-exceptions ("<topic>/<patch> <TYPE>
+# <why>"), and checks that every topic has a cover letter of its own.
 . "$(dirname "$0")/common.sh"
 
 lock shared
@@ -16,7 +17,7 @@ tool=$(cd "$SRC" && cat scripts/checkpatch.pl scripts/spelling.txt \
 	scripts/const_structs.checkpatch scripts/spdxcheck.py | sha1sum | cut -c1-40)
 while read -r f; do
 	n=$((n + 1))
-	p=$(basename "$f")
+	p=$(patch_name "$f")
 	ignore=
 	if [ -f "$exceptions" ]; then
 		ignore=$(awk -v p="$p" '!/^#/ && $1 == p { printf "%s,", $2 }' "$exceptions")
@@ -39,19 +40,21 @@ done < <(series_files)
 # An exception for a patch that is no longer in the series is stale.
 if [ -f "$exceptions" ]; then
 	for p in $(awk '!/^#/ && NF { print $1 }' "$exceptions"); do
-		series_files | grep -q "/$p\$" || {
+		grep -q -F -x "$(basename "$p")" "$PATCHES/$(dirname "$p")/series" 2>/dev/null || {
 			echo "checkpatch: kernel-patches/checkpatch-exceptions names $p, which is not in the series"
 			bad=$((bad + 1))
 		}
 	done
 fi
-cover=$PATCHES/0000-cover-letter.patch
-if [ ! -f "$cover" ]; then
-	echo "checkpatch: kernel-patches/0000-cover-letter.patch is missing (make refresh writes it)"
-	bad=$((bad + 1))
-elif grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE \*\*\*' "$cover"; then
-	echo "checkpatch: kernel-patches/0000-cover-letter.patch still has format-patch's placeholders: write its subject and text"
-	bad=$((bad + 1))
-fi
+for t in $(topic_list); do
+	cover=$PATCHES/$t/0000-cover-letter.patch
+	if [ ! -f "$cover" ]; then
+		echo "checkpatch: kernel-patches/$t/0000-cover-letter.patch is missing (make refresh writes it)"
+		bad=$((bad + 1))
+	elif grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE \*\*\*' "$cover"; then
+		echo "checkpatch: kernel-patches/$t/0000-cover-letter.patch still has format-patch's placeholders: write its subject and text"
+		bad=$((bad + 1))
+	fi
+done
 [ $bad -eq 0 ] || die "checkpatch: $bad of $n patch(es) have errors, warnings or checks"
 echo "checkpatch: $n patch(es) clean (--strict)"

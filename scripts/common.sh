@@ -178,15 +178,53 @@ source_version() {
 	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown
 }
 
-# Patch files in series order (comments and blank lines skipped).
+# The series is one topic series per tree (kernel-patches/topics lists
+# them in the order they are applied, each with the files of the tree it
+# owns); each topic is a directory kernel-patches/TOPIC/ with its series,
+# its patches and its cover letter.  TOPICS (space-separated) applies only
+# those, in the order of kernel-patches/topics.
+
+# The topics, in the order they are applied.
+topic_list() {
+	local f=$PATCHES/topics all t
+	[ -f "$f" ] || die "kernel-patches/topics is missing (it lists the topic series in the order they are applied)"
+	all=$(grep -v -E '^(#|[[:space:]]*$)' "$f" | awk '{ print $1 }')
+	[ -n "$all" ] || die "kernel-patches/topics lists no topic"
+	for t in ${TOPICS:-}; do
+		echo "$all" | grep -qxF -- "$t" ||
+			die "TOPICS names '$t', which kernel-patches/topics does not list (it lists: $(echo $all))"
+	done
+	for t in $all; do
+		[ -z "${TOPICS:-}" ] || [[ " $TOPICS " == *" $t "* ]] || continue
+		echo "$t"
+	done
+}
+
+# The file prefixes a topic owns (kernel-patches/topics).  usage: topic_paths TOPIC
+topic_paths() {
+	awk -v t="$1" '$1 == t { for (i = 2; i <= NF; i++) print $i }' "$PATCHES/topics"
+}
+
+# Patch files in the order they are applied, topic by topic (comments and
+# blank lines of each series skipped).  A topic without a directory or a
+# series, or a series naming a missing file, stops here with its name.
 series_files() {
-	[ -f "$PATCHES/series" ] || die "$PATCHES/series is missing"
-	local p
-	while read -r p; do
-		case "$p" in '' | '#'*) continue ;; esac
-		[ -f "$PATCHES/$p" ] || die "series lists $p but kernel-patches/$p does not exist"
-		echo "$PATCHES/$p"
-	done <"$PATCHES/series"
+	local topics t p
+	topics=$(topic_list) || exit 1
+	for t in $topics; do
+		[ -d "$PATCHES/$t" ] || die "kernel-patches/topics lists $t, but kernel-patches/$t/ does not exist"
+		[ -f "$PATCHES/$t/series" ] || die "topic $t: kernel-patches/$t/series is missing"
+		while read -r p; do
+			case "$p" in '' | '#'*) continue ;; esac
+			[ -f "$PATCHES/$t/$p" ] || die "topic $t: its series lists $p, but kernel-patches/$t/$p does not exist"
+			echo "$PATCHES/$t/$p"
+		done <"$PATCHES/$t/series"
+	done
+}
+
+# The name of a patch file as kernel-patches/ names it: TOPIC/FILE.
+patch_name() {
+	echo "${1#"$PATCHES"/}"
 }
 
 # A key naming exactly baseline + series: the hash of the series contents.
@@ -194,10 +232,41 @@ series_key() {
 	{
 		source_version
 		series_files | while read -r f; do
-			basename "$f"
+			patch_name "$f"
 			cat "$f"
 		done
 	} | sha1sum | cut -c1-16
+}
+
+# With TOPICS, our kunitconfig less the options that no topic applied
+# defines (the suites of the other topics), written to a file in the
+# cache whose name is printed; without, the kunitconfig unchanged.  Run
+# with the build tree at the series.  usage: topics_kunitconfig KUNITCONFIG
+topics_kunitconfig() {
+	local in=$1 out line sym
+	if [ -z "${TOPICS:-}" ]; then
+		echo "$in"
+		return
+	fi
+	out=$CACHE/kunitconfig-topics-$( { echo "$TOPICS"; cat "$in" "$CACHE/linux.state"; } |
+		sha1sum | cut -c1-16)
+	if [ ! -f "$out" ]; then
+		while IFS= read -r line; do
+			sym=$(expr "$line" : 'CONFIG_\([A-Za-z0-9_]*\)=') ||
+				{ echo "$line"; continue; }
+			cgit grep -q -E "^(menu)?config $sym\$" HEAD -- '*Kconfig*' &&
+				echo "$line"
+		done <"$in" >"$out.tmp"
+		mv "$out.tmp" "$out"
+	fi
+	echo "$out"
+}
+
+# The options the topics that TOPICS leaves out would add (none without
+# TOPICS): their suites are not in the plan of this run.
+absent_symbols() {
+	[ -n "${TOPICS:-}" ] || return 0
+	comm -23 <(TOPICS= series_symbols) <(series_symbols)
 }
 
 # Symbols the series adds ("+config X" in its patches).
@@ -273,7 +342,7 @@ fragment() {	# fragment modules|off ARCH: our kunitconfig, changed
 		# configs do not, and the counters and block debugfs need it.
 		echo CONFIG_DEBUG_FS=y
 		case "$arch" in arm*) echo CONFIG_PCI_HOST_GENERIC=y ;; esac
-		grep -E '^CONFIG_' "$TOP/kunitconfig" | while IFS='=' read -r k v; do
+		grep -E '^CONFIG_' "${KUNITCONFIG:-$TOP/kunitconfig}" | while IFS='=' read -r k v; do
 			s=${k#CONFIG_}
 			case "$kind:$syms" in
 			off:*" $s "*) echo "# $k is not set" ;;

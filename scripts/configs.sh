@@ -43,6 +43,9 @@ printf 'config\tarch\tbuilt\tbooted\tpassed\twarnings\tcases\tnote\n' >"$tsv"
 lock shared
 "$TOP/scripts/apply.sh"
 series=$(cat "$CACHE/linux.state")
+# With TOPICS, only the options of the topics applied.
+KUNITCONFIG=$(topics_kunitconfig "${KUNITCONFIG:-$TOP/kunitconfig}")
+export KUNITCONFIG
 ver=$(source_version)
 BASELINE_RESULTS=$CACHE/baseline/$ver
 mkdir -p "$BASELINE_RESULTS" "$CACHE/build"

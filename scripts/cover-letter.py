@@ -1,51 +1,120 @@
 #!/usr/bin/env python3
-"""Carry the subject and text of the series' cover letter into a freshly
-generated one.
+"""Make the cover letter of a topic series from a freshly generated one.
 
-usage: cover-letter.py NEW [OLD] [BASE] [DATE]
+usage: cover-letter.py NEW [OLD] [BASE] [DATE] [--plan PLAN --topic-paths
+                       "PATH..."] [--maintainers FILE]
 
 NEW is "git format-patch --cover-letter --base" output, with its
 "*** SUBJECT HERE ***" and "*** BLURB HERE ***" placeholders.  The
 subject and the text before the shortlog are taken from OLD (the
-kernel-patches/0000-cover-letter.patch being replaced) when it exists;
-BASE, if given, replaces the commit id on the "base-commit:" line, and
-DATE the Date header (format-patch writes the current time; the last
-patch's date keeps a refresh without changes from changing the file).
-The result goes to stdout.
+kernel-patches/TOPIC/0000-cover-letter.patch being replaced) when it
+exists; BASE, if given, replaces the commit id on the "base-commit:"
+line, and DATE the Date header (format-patch writes the current time;
+the last patch's date keeps a refresh without changes from changing the
+file).
+
+With --plan and --topic-paths, the text ends with the topic's test plan:
+the rows of PLAN (kunit/plan) whose section names a file under one of
+the topic's paths.  With --maintainers, the output of
+"scripts/get_maintainer.pl --roles" on the topic's patches, the letter
+gets To: (maintainers) and Cc: (reviewers and lists) headers.  Both are
+made anew on every refresh.  The result goes to stdout.
 """
+import argparse
 import re
 import sys
+
+PLAN_HEAD = 'Test plan (the KUnit cases of this series, and where they run):'
 
 
 def parts(text):
     """(subject, blurb) of a cover letter: the Subject header, unfolded,
     without its "[PATCH...]" prefix, and the text between the headers and
-    the shortlog ("Author (N):")."""
+    the shortlog ("Author (N):"), without a test plan made earlier."""
     head, _, body = text.partition('\n\n')
     m = re.search(r'^Subject: (?:\[[^]]*\] )?(.*(?:\n[ \t].*)*)', head, re.M)
     subject = re.sub(r'\n[ \t]+', ' ', m.group(1)) if m else None
     m = re.search(r'^\S.* \(\d+\):$', body, re.M)
     blurb = body[:m.start()].rstrip('\n') if m else None
+    if blurb and PLAN_HEAD in blurb:
+        blurb = blurb[:blurb.index(PLAN_HEAD)].rstrip('\n')
     return subject, blurb
 
 
+def test_plan(plan, paths):
+    """The rows of the plan sections ("# FILE (...)" comments) whose file
+    lies under one of PATHS."""
+    rows, mine = [], False
+    for line in open(plan):
+        line = line.rstrip('\n')
+        m = re.match(r'^# (\S+) \(', line)
+        if m:
+            mine = any(m.group(1).startswith(p) for p in paths)
+            if mine:
+                rows.append('')
+                rows.append('  ' + line[2:])
+            continue
+        if mine and line and not line.startswith('#'):
+            case, _, where = line.partition(' ')
+            rows.append(f'    {case}: {" ".join(where.split())}')
+    return rows
+
+
+def recipients(path):
+    """(To, Cc) from get_maintainer.pl --roles output."""
+    to, cc = [], []
+    for line in open(path):
+        m = re.match(r'^(.*\S)\s+\((.*)\)\s*$', line)
+        if not m:
+            continue
+        who, role = m.groups()
+        (to if role.startswith('maintainer') else cc).append(who)
+    return to, cc
+
+
+def header(name, people):
+    return f'{name}: ' + ',\n    '.join(people) + '\n' if people else ''
+
+
 def main():
-    new = open(sys.argv[1]).read()
-    if len(sys.argv) > 2:
+    ap = argparse.ArgumentParser()
+    ap.add_argument('new')
+    ap.add_argument('old', nargs='?')
+    ap.add_argument('base', nargs='?')
+    ap.add_argument('date', nargs='?')
+    ap.add_argument('--plan')
+    ap.add_argument('--topic-paths', default='')
+    ap.add_argument('--maintainers')
+    a = ap.parse_args()
+    new = open(a.new).read()
+    subject = blurb = None
+    if a.old:
         try:
-            subject, blurb = parts(open(sys.argv[2]).read())
+            subject, blurb = parts(open(a.old).read())
         except FileNotFoundError:
-            subject = blurb = None
-        if subject:
-            new = new.replace('*** SUBJECT HERE ***', subject, 1)
-        if blurb:
-            new = new.replace('*** BLURB HERE ***', blurb, 1)
-    if len(sys.argv) > 3:
-        new = re.sub(r'^base-commit: \S+$', 'base-commit: ' + sys.argv[3],
+            pass
+    if subject:
+        new = new.replace('*** SUBJECT HERE ***', subject, 1)
+    if a.plan and a.topic_paths.split():
+        rows = test_plan(a.plan, a.topic_paths.split())
+        if rows:
+            blurb = (blurb or '*** BLURB HERE ***') + '\n\n' + PLAN_HEAD + \
+                '\n'.join(rows)
+    if blurb:
+        new = new.replace('*** BLURB HERE ***', blurb, 1)
+    if a.base:
+        new = re.sub(r'^base-commit: \S+$', 'base-commit: ' + a.base,
                      new, count=1, flags=re.M)
-    if len(sys.argv) > 4:
-        new = re.sub(r'^Date: .*$', 'Date: ' + sys.argv[4], new, count=1,
+    if a.date:
+        new = re.sub(r'^Date: .*$', 'Date: ' + a.date, new, count=1,
                      flags=re.M)
+    if a.maintainers:
+        to, cc = recipients(a.maintainers)
+        head, sep, body = new.partition('\n\n')
+        head = re.sub(r'^(To|Cc): .*(\n[ \t].*)*\n?', '', head + '\n',
+                      flags=re.M).rstrip('\n')
+        new = head + '\n' + (header('To', to) + header('Cc', cc)).rstrip('\n') \
+            + sep + body if (to or cc) else head + sep + body
     sys.stdout.write(new)
 
 

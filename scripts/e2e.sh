@@ -49,6 +49,9 @@ fail() {
 lock shared
 if [ "${E2E_BUILD:-1}" = 1 ]; then
 	"$TOP/scripts/apply.sh" || fail "the series does not apply (see above)"
+	# With TOPICS, only the options of the topics applied.
+	KUNITCONFIG=$(topics_kunitconfig "${KUNITCONFIG:-$TOP/kunitconfig}")
+	export KUNITCONFIG
 	our_kunit_args "$arch" "$build"
 	(cd "$SRC" && PATH=$TOP/scripts/tty:$PATH \
 		python3 tools/testing/kunit/kunit.py build --jobs "$(nproc)" "${KARGS[@]}") ||

@@ -14,5 +14,6 @@ rc=0
 "$TOP/scripts/run-kunit.sh" "$arch" "$filter" || rc=$?
 # Interrupted: stop here, there is nothing of this run to check.
 [ $rc -eq 130 ] && exit 130
-"$TOP/scripts/check-results.py" --arch "$arch" --filter "$filter" || rc=1
+"$TOP/scripts/check-results.py" --arch "$arch" --filter "$filter" \
+	--absent-options "$(absent_symbols)" || rc=1
 [ $rc -eq 0 ] || exit 1

@@ -37,6 +37,9 @@ fail() {	# fail REASON: not run, for REASON
 # Held shared until the run ends: nobody changes the tree under the build.
 lock shared
 "$TOP/scripts/apply.sh" || fail "the series does not apply (see above)"
+# With TOPICS, only the options of the topics applied.
+KUNITCONFIG=$(topics_kunitconfig "${KUNITCONFIG:-$TOP/kunitconfig}")
+export KUNITCONFIG
 
 case "$arch" in
 x86_64) timeout=${KUNIT_TIMEOUT:-120} ;;

@@ -270,6 +270,12 @@ static int kmemleak_finds_nothing_left_behind(void)
 	return n == 0;
 }
 
+/* Whether the kernel has the sample driver's device. */
+int coherent_buf_present(void)
+{
+	return !access(DEV, F_OK);
+}
+
 /* Runs the suite as subtest @n of the init's KTAP; returns 1 if it passed. */
 int coherent_buf_suite(int n)
 {

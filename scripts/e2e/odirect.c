@@ -52,6 +52,7 @@ static long page_size;
 static int errors;
 
 int coherent_buf_suite(int n);	/* coherent_buf.c */
+int coherent_buf_present(void);
 
 static void diag(const char *fmt, ...)
 {
@@ -312,6 +313,7 @@ int main(void)
 	struct result r = { 1, 1, 1, 1, 1 };
 	size_t size;
 	char *list, *tok;
+	int odirect, buf;
 
 	page_size = sysconf(_SC_PAGESIZE);
 	size = (size_t)(mib ? atoi(mib) : 16) << 20;
@@ -324,26 +326,37 @@ int main(void)
 	if (mount("devtmpfs", "/dev", "devtmpfs", 0, NULL) && errno != EBUSY)
 		fail("mount devtmpfs");
 
-	printf("KTAP version 1\n1..2\n");
-	printf("    KTAP version 1\n    # Subtest: e2e_odirect\n    1..5\n");
-	diag("bench: %zu MiB written and read back with O_DIRECT, page size %ld",
-	     size >> 20, page_size);
-	check_off_then_switch_on(&r);
-	list = strdup(levels ? levels : "0");
-	for (tok = strtok(list, ","); tok; tok = strtok(NULL, ","))
-		run_level(atoi(tok), size, &r);
-	if (errors)
-		r.counted = r.entries_ok = r.data_ok = r.reset_ok = r.off_ok = 0;
-	result(1, r.counted, "pieces_counted_equal_pages_submitted");
-	result(2, r.entries_ok, "entries_and_merges_add_up_to_pieces");
-	result(3, r.data_ok, "data_read_back_equals_data_written");
-	result(4, r.reset_ok, "reset_clears_the_counters");
-	result(5, r.off_ok, "nothing_counted_while_counting_is_off");
-	printf("%s 1 e2e_odirect\n",
-	       r.counted && r.entries_ok && r.data_ok && r.reset_ok &&
-	       r.off_ok ? "ok" : "not ok");
-	fflush(stdout);
-	coherent_buf_suite(2);
+	/*
+	 * A suite runs where the kernel has what it checks: a kernel built
+	 * with only some of the topic series ("make check TOPICS=...") has
+	 * no counters, or no sample driver, and its plan lists no such case.
+	 */
+	odirect = !access(SWITCH, F_OK);
+	buf = coherent_buf_present();
+	printf("KTAP version 1\n1..%d\n", odirect + buf);
+	if (odirect) {
+		printf("    KTAP version 1\n    # Subtest: e2e_odirect\n    1..5\n");
+		diag("bench: %zu MiB written and read back with O_DIRECT, page size %ld",
+		     size >> 20, page_size);
+		check_off_then_switch_on(&r);
+		list = strdup(levels ? levels : "0");
+		for (tok = strtok(list, ","); tok; tok = strtok(NULL, ","))
+			run_level(atoi(tok), size, &r);
+		if (errors)
+			r.counted = r.entries_ok = r.data_ok = r.reset_ok =
+				r.off_ok = 0;
+		result(1, r.counted, "pieces_counted_equal_pages_submitted");
+		result(2, r.entries_ok, "entries_and_merges_add_up_to_pieces");
+		result(3, r.data_ok, "data_read_back_equals_data_written");
+		result(4, r.reset_ok, "reset_clears_the_counters");
+		result(5, r.off_ok, "nothing_counted_while_counting_is_off");
+		printf("%s 1 e2e_odirect\n",
+		       r.counted && r.entries_ok && r.data_ok && r.reset_ok &&
+		       r.off_ok ? "ok" : "not ok");
+		fflush(stdout);
+	}
+	if (buf)
+		coherent_buf_suite(odirect + 1);
 	sync();
 	reboot(RB_POWER_OFF);
 	return 0;

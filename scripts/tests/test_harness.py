@@ -4,7 +4,8 @@
 Each case runs the real scripts against small fixtures (scripts/tests/
 fixtures/) in a scratch cache whose "kernel tree" is one file, and checks
 the exact error and the exit status:
-  - a corrupted patch, a series naming a missing file (apply.sh);
+  - a corrupted patch, a series naming a missing file, a topic without
+    a series or a directory, two topics that conflict, TOPICS (apply.sh);
   - stale results of an earlier run (run-kunit.sh, check-results.py);
   - KTAP logs with a crash in the middle, a timeout, an unplanned case, a
     skip with the wrong reason (check-results.py, kunit.py's parser);
@@ -73,12 +74,22 @@ class Harness(unittest.TestCase):
                         KUNIT_TOOLS=os.environ['KUNIT_TOOLS'])
         self.env.pop('LOCK_FD', None)
 
-    def series(self, *names):
-        for n in names:
-            if os.path.exists(os.path.join(FIX, 'patches', n)):
-                shutil.copy(os.path.join(FIX, 'patches', n), self.patches)
-        with open(os.path.join(self.patches, 'series'), 'w') as f:
-            f.write(''.join(n + '\n' for n in names))
+    def series(self, *names, topics=None, patches=None):
+        """kernel-patches/ with one topic "t" whose series is NAMES, or
+        the topics of TOPICS ({name: [patch...]}, in order)."""
+        patches = patches or self.patches
+        topics = topics or {'t': names}
+        with open(os.path.join(patches, 'topics'), 'w') as f:
+            f.write('# topic files\n')
+            f.write(''.join(f'{t} hello.c\n' for t in topics))
+        for t, ns in topics.items():
+            d = os.path.join(patches, t)
+            os.makedirs(d, exist_ok=True)
+            for n in ns:
+                if os.path.exists(os.path.join(FIX, 'patches', n)):
+                    shutil.copy(os.path.join(FIX, 'patches', n), d)
+            with open(os.path.join(d, 'series'), 'w') as f:
+                f.write(''.join(n + '\n' for n in ns))
 
     def run_script(self, *args, **kw):
         return subprocess.run([os.path.join(SCRIPTS, args[0]), *args[1:]],
@@ -135,10 +146,9 @@ class Harness(unittest.TestCase):
         r = self.run_script('apply.sh')
         self.assertEqual(r.returncode, 1)
         self.assertIn('error: patch 2 of the series, '
-                      f'{self.patches}/0002-corrupt.patch,\ndoes not apply',
-                      r.stderr)
+                      't/0002-corrupt.patch,\ndoes not apply', r.stderr)
         self.assertIn('git am: error: patch failed: hello.c:1', r.stderr)
-        self.assertIn('Nothing was applied: the build\ntree '
+        self.assertIn('Nothing was applied: the build tree '
                       f'{self.src} is at the baseline.', r.stderr)
         self.assertEqual(self.head(), git(self.src, 'rev-parse',
                                           'baseline^{commit}'))
@@ -148,9 +158,68 @@ class Harness(unittest.TestCase):
         self.series(GOOD[0], '0002-missing.patch')
         r = self.run_script('apply.sh')
         self.assertEqual(r.returncode, 1)
-        self.assertIn('error: series lists 0002-missing.patch but '
-                      'kernel-patches/0002-missing.patch does not exist',
+        self.assertIn('error: topic t: its series lists 0002-missing.patch, '
+                      'but kernel-patches/t/0002-missing.patch does not '
+                      'exist', r.stderr)
+
+    # the topic series
+
+    def test_topics_apply_in_the_order_of_the_topics_file(self):
+        self.series(topics={'a': [GOOD[0]], 'b': [GOOD[1]]})
+        r = self.run_script('apply.sh')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(self.src, 'hello.c')) as f:
+            self.assertIn('/* second */', f.read())
+
+    def test_a_topic_without_a_series_is_named(self):
+        self.series(topics={'a': [GOOD[0]], 'b': [GOOD[1]]})
+        os.remove(os.path.join(self.patches, 'b', 'series'))
+        r = self.run_script('apply.sh')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('error: topic b: kernel-patches/b/series is missing',
                       r.stderr)
+        self.assertEqual(self.head(), git(self.src, 'rev-parse',
+                                          'baseline^{commit}'))
+
+    def test_a_topic_without_a_directory_is_named(self):
+        self.series(topics={'a': [GOOD[0]]})
+        with open(os.path.join(self.patches, 'topics'), 'a') as f:
+            f.write('gone hello.c\n')
+        r = self.run_script('apply.sh')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('error: kernel-patches/topics lists gone, but '
+                      'kernel-patches/gone/ does not exist', r.stderr)
+
+    def test_two_topics_that_conflict_are_named_and_nothing_is_applied(self):
+        self.series(topics={'a': [GOOD[0]],
+                            'b': ['0001-hello-add-another-comment.patch']})
+        r = self.run_script('apply.sh')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('error: patch 2 of the series, '
+                      'b/0001-hello-add-another-comment.patch,\n'
+                      'does not apply', r.stderr)
+        self.assertIn('Topic b conflicts with a topic applied before it: '
+                      'hello.c is also changed by '
+                      'a/0001-hello-add-a-first-comment.patch.', r.stderr)
+        self.assertEqual(self.head(), git(self.src, 'rev-parse',
+                                          'baseline^{commit}'))
+        self.assertEqual(git(self.src, 'status', '--porcelain'), '')
+
+    def test_topics_names_one_topic_alone(self):
+        self.series(topics={'a': [GOOD[0]],
+                            'b': ['0001-hello-add-another-comment.patch']})
+        self.env['TOPICS'] = 'b'
+        r = self.run_script('apply.sh')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(self.src, 'hello.c')) as f:
+            text = f.read()
+        self.assertIn('/* other */', text)
+        self.assertNotIn('/* first */', text)
+        self.env['TOPICS'] = 'c'
+        r = self.run_script('apply.sh')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("error: TOPICS names 'c', which kernel-patches/topics "
+                      "does not list (it lists: a b)", r.stderr)
 
     # stale results
 
@@ -217,6 +286,25 @@ class Harness(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn('error: x86_64: alpha.three_is_not_planned ran but is '
                       'not in kunit/plan', r.stdout)
+
+    def test_cases_of_a_topic_left_out_are_not_expected(self):
+        # make check TOPICS=...: the plan rows under the option of a topic
+        # series that was left out are not expected; every other row is.
+        plan = os.path.join(self.tmp, 'plan')
+        with open(os.path.join(FIX, 'plan')) as f, open(plan, 'w') as g:
+            g.write(f.read() + '\n# gamma.c (CONFIG_GAMMA_TEST)\n'
+                    'gamma.runs x86_64 arm\n')
+        self.env['PLAN'] = plan
+        self.results_of('pass.log')
+        r = self.check()
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('gamma.runs', r.stdout)
+        r = self.run_script('check-results.py', '--arch', 'x86_64',
+                            '--absent-options', 'GAMMA_TEST')
+        self.assertEqual(r.returncode, 0, r.stdout)
+        r = self.run_script('check-results.py', '--arch', 'x86_64',
+                            '--absent-options', 'OTHER_TEST')
+        self.assertEqual(r.returncode, 1)
 
     def test_skip_with_the_wrong_reason_fails(self):
         self.results_of('wrong-skip.log')
@@ -298,9 +386,7 @@ class Harness(unittest.TestCase):
         self.wait_for(started)
         other = os.path.join(self.tmp, 'other')
         os.makedirs(other)
-        shutil.copy(os.path.join(FIX, 'patches', GOOD[0]), other)
-        with open(os.path.join(other, 'series'), 'w') as f:
-            f.write(GOOD[0] + '\n')
+        self.series(GOOD[0], patches=other)
         p = subprocess.Popen([os.path.join(SCRIPTS, 'apply.sh')],
                              env=dict(self.env, PATCHES=other),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
