@@ -17,6 +17,8 @@ help:
 	@echo "make check [ARCH=x]  the gate: x86_64 and arm, KUNIT_ALL_TESTS on UML and x86_64,"
 	@echo "                     modules and W=1 on x86_64, plan, splats, checkpatch"
 	@echo "make check-full [ARCH=x]  the whole matrix: every arch and configuration"
+	@echo "   (kunit, check, check-full, check-series: TOPICS='scsi ...' applies only those"
+	@echo "    topic series of kernel-patches/topics, in its order)"
 	@echo "make baseline [ARCH=x] [CHECK=1]  kunit/baseline/: KUNIT_ALL_TESTS on the untouched tree"
 	@echo "make rebase VERSION=v  move the series and the pin to linux-source-6.1 v"
 	@echo "make merge-results DIRS=\"d1 d2\"  one summary over per-arch results/ directories"
