@@ -39,7 +39,8 @@ kunit:
 	scripts/kunit.sh '$(ARCH)' '$(FILTER)'
 
 e2e:
-	scripts/e2e.sh '$(ARCH)' && scripts/check-results.py --arch '$(ARCH)-e2e'
+	scripts/e2e.sh '$(ARCH)' && scripts/check-results.py --arch '$(ARCH)-e2e' \
+		--absent-options "$$(bash -c '. scripts/common.sh; absent_symbols')"
 
 # make check: the gate (x86_64 and arm, and the configurations of the
 # check tier); make check-full: every arch and configuration.  ARCH=x: one

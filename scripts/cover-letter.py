@@ -17,7 +17,7 @@ With --plan and --topic-paths, the text ends with the topic's test plan:
 the rows of PLAN (kunit/plan) whose section names a file under one of
 the topic's paths.  With --maintainers, the output of
 "scripts/get_maintainer.pl --roles" on the topic's patches, the letter
-gets To: (maintainers) and Cc: (reviewers and lists) headers.  Both are
+gets To: (the M: entries) and Cc: (reviewers and lists) headers.  Both are
 made anew on every refresh.  The result goes to stdout.
 """
 import argparse
@@ -68,7 +68,10 @@ def recipients(path):
         if not m:
             continue
         who, role = m.groups()
-        (to if role.startswith('maintainer') else cc).append(who)
+        # M: entries are "maintainer", "supporter" or "odd fixer" after
+        # the section's status; R: entries and lists go to Cc.
+        to_them = role.startswith(('maintainer', 'supporter', 'odd fixer'))
+        (to if to_them else cc).append(who)
     return to, cc
 
 

@@ -7,6 +7,7 @@
 # "make refresh" has not exported, it stops and says so.
 . "$(dirname "$0")/common.sh"
 
+[ -z "${TOPICS:-}" ] || die "make tree materialises every topic series (make refresh exports them all): unset TOPICS"
 lock shared
 commit=$("$TOP/scripts/apply.sh" --commit)
 lock exclusive

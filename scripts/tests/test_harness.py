@@ -181,6 +181,19 @@ class Harness(unittest.TestCase):
         self.assertEqual(self.head(), git(self.src, 'rev-parse',
                                           'baseline^{commit}'))
 
+    def test_a_missing_or_empty_topics_file_is_named(self):
+        self.series(topics={'a': [GOOD[0]]})
+        topics = os.path.join(self.patches, 'topics')
+        with open(topics, 'w') as f:
+            f.write('# no topic\n')
+        r = self.run_script('apply.sh')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('error: kernel-patches/topics lists no topic', r.stderr)
+        os.remove(topics)
+        r = self.run_script('apply.sh')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('error: kernel-patches/topics is missing', r.stderr)
+
     def test_a_topic_without_a_directory_is_named(self):
         self.series(topics={'a': [GOOD[0]]})
         with open(os.path.join(self.patches, 'topics'), 'a') as f:
