@@ -52,12 +52,12 @@ check_row() {	# check_row LABEL [env...] [-- ARCH...]: one make check, its stage
 	s=$(secs "$scratch/check-$label.log" env "${envs[@]}" RESULTS="$scratch/r-$label" \
 		"$TOP/scripts/check.sh" "${args[@]}")
 	cp "$scratch/r-$label/stages.tsv" "$RESULTS/bench-loop-stages-$label.tsv" 2>/dev/null || true
-	echo "| make check, $label | ${s}s |" >>"$out"
+	echo "| make check, $label | ${s}s | $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$scratch/check-$label.log" | tail -n 1) |" >>"$out"
 }
 
 {
-	echo "| run | wall time |"
-	echo "|---|---|"
+	echo "| run | wall time | closing line |"
+	echo "|---|---|---|"
 } >"$out"
 cold_cache() {	# cold_cache NAME: an empty cache directory
 	local c=${BENCH_COLD_CACHE:-$scratch/cache-$1}
