@@ -69,8 +69,11 @@ if [ -n "${BENCH_FULL:-}" ]; then
 		check_row "check-full, cold" TIER=full CACHE="$(cold_cache full)"
 	else
 		for a in $BENCH_FULL; do
-			check_row "check-full ARCH=$a, cold" TIER=full \
-				CACHE="$(cold_cache "full-$a")" -- "$a"
+			c=$(cold_cache "full-$a")
+			check_row "check-full ARCH=$a, cold" TIER=full CACHE="$c" -- "$a"
+			# A scratch cache holds a few kernels' builds: one at
+			# a time.
+			[ -n "${BENCH_COLD_CACHE:-}" ] || rm -rf "$c"
 		done
 	fi
 	cat "$out"
