@@ -31,6 +31,12 @@ if git -C "$DEVTREE" rev-parse --git-dir >/dev/null 2>&1 &&
 	die "$DEVTREE holds commits that 'make refresh' has not exported: export them first"
 fi
 
+[ "$(id -u)" = 0 ] || die "make rebase installs linux-source-6.1 $new: run it as root"
+apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null || die "apt-get update failed"
+have=$(apt-cache madison linux-source-6.1 | awk '{ print $3 }')
+echo "$have" | grep -qxF -- "$new" ||
+	die "linux-source-6.1 $new is not in the archive; it has: $(echo $have)"
+
 # The commit of baseline + series on the current version: its objects
 # let "git am -3" merge where the context moved.
 "$TOP/scripts/deps.sh" x86_64
