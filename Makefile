@@ -67,7 +67,7 @@ lint-ci:
 	scripts/lint-ci.sh
 
 configs:
-	scripts/configs.sh
+	scripts/configs.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
 
 selftest:
 	scripts/selftest.sh

@@ -49,14 +49,7 @@ apply_series() {
 		if ! out=$("${agit[@]}" am -q --keep-cr --committer-date-is-author-date "$f" 2>&1); then
 			"${agit[@]}" am --abort >/dev/null 2>&1 || true
 			"${agit[@]}" checkout -q -f --detach baseline
-			# Never leave the build tree half-way: put it at
-			# baseline (the apply lock is let go first: a run
-			# that holds the tree shared may be waiting for it).
-			unlock_apply
-			lock exclusive
-			rm -f "$state"
-			cgit checkout -q -f --detach baseline
-			cgit clean -ffdxq
+			# The build tree was never touched: it is as it was.
 			echo "$out" | grep '^error:' | sed 's/^/    git am: /' >&2
 			local why
 			why=$(conflicting_topics "$f" "$out" "${done[@]}")
@@ -64,17 +57,28 @@ apply_series() {
 does not apply to baseline + the $((n - 1)) patch(es) before it (git's
 'error:' lines above name the failing file).${why:+
 $why}
-Nothing was applied: the build tree $SRC is at the baseline."
+Nothing was applied: the build tree $SRC was not touched."
 		fi
 		done+=("$f")
 	done < <(series_files)
 	cgit update-ref "$ref" "$("${agit[@]}" rev-parse HEAD)"
 	note "applied $n patch(es): $(cgit rev-parse --short "$ref")"
+	used
 
-	# Keep only the newest few applied series around.
-	cgit for-each-ref --sort=-committerdate --format='%(refname)' \
-		refs/dmatopics/series/ | tail -n +9 |
-		while read -r old; do cgit update-ref -d "$old"; done
+	# Keep only the few series used last (the commits' dates are their
+	# patches', so the refs' dates say nothing of that), never this one.
+	local old
+	ls -t "$CACHE/series-used" | tail -n +9 | while read -r old; do
+		[ "$old" = "$key" ] && continue
+		cgit update-ref -d "refs/dmatopics/series/$old" 2>/dev/null || true
+		rm -f "$CACHE/series-used/$old"
+	done
+}
+
+# This series was used now: the newest few are kept.
+used() {
+	mkdir -p "$CACHE/series-used"
+	touch "$CACHE/series-used/$key"
 }
 
 # When a patch does not apply to a file that a patch of another topic,
@@ -101,9 +105,12 @@ have_ref() {
 
 if ! have_ref; then
 	lock_apply
-	have_ref || apply_series
+	if ! have_ref; then
+		apply_series
+	fi
 	unlock_apply
 fi
+used
 
 if [ "${1:-}" = --commit ]; then
 	cgit rev-parse "$ref"

@@ -60,16 +60,29 @@ check_row() {	# check_row LABEL [env...] [-- ARCH...]: one make check, its stage
 	echo "|---|---|---|"
 } >"$out"
 cold_cache() {	# cold_cache NAME: an empty cache directory
-	local c=${BENCH_COLD_CACHE:-$scratch/cache-$1}
+	local c=${BENCH_COLD_CACHE:-$scratch/cache-$1} t
+	# Never throw away work of "make tree" that "make refresh" has not
+	# exported, nor a cache another run is using.
+	t=$c/tree
+	if git -C "$t" rev-parse --git-dir >/dev/null 2>&1; then
+		[ -z "$(git -C "$t" status --porcelain --ignored)" ] &&
+			[ "$(git -C "$t" rev-parse HEAD)" = "$(git -C "$t" rev-parse -q --verify refs/dmatopics/exported)" ] ||
+			die "$t holds work that make refresh has not exported: export it (or remove the tree) before measuring a cold run in $c"
+	fi
+	if [ -f "$c/lock" ]; then
+		exec {cfd}>>"$c/lock"
+		flock -n -x "$cfd" || die "another run uses $c: not emptying it"
+	fi
 	rm -rf "$c"
 	echo "$c"
 }
 if [ -n "${BENCH_FULL:-}" ]; then
 	if [ "$BENCH_FULL" = all ]; then
-		check_row "check-full, cold" TIER=full CACHE="$(cold_cache full)"
+		c=$(cold_cache full) || exit 1
+		check_row "check-full, cold" TIER=full CACHE="$c"
 	else
 		for a in $BENCH_FULL; do
-			c=$(cold_cache "full-$a")
+			c=$(cold_cache "full-$a") || exit 1
 			check_row "check-full ARCH=$a, cold" TIER=full CACHE="$c" -- "$a"
 			# A scratch cache holds a few kernels' builds: one at
 			# a time.
@@ -80,8 +93,10 @@ if [ -n "${BENCH_FULL:-}" ]; then
 	exit 0
 fi
 case ${BENCH_COLD:-0} in
-1) check_row cold CACHE="$(cold_cache check)" ;;
-only) check_row cold CACHE="$(cold_cache check)"; cat "$out"; exit 0 ;;
+1 | only)
+	c=$(cold_cache check) || exit 1
+	check_row cold CACHE="$c"
+	[ "$BENCH_COLD" = 1 ] || { cat "$out"; exit 0; } ;;
 esac
 check_row unchanged
 check_row one-patch PATCHES="$scratch/patches"

@@ -5,6 +5,9 @@
 # <why>"), and checks that every topic has a cover letter of its own.
 . "$(dirname "$0")/common.sh"
 
+# A missing topic, series or patch stops here, named.
+series_files >/dev/null
+topics=$(topic_list)
 lock shared
 "$TOP/scripts/baseline.sh"
 exceptions=$PATCHES/checkpatch-exceptions
@@ -46,7 +49,7 @@ if [ -f "$exceptions" ]; then
 		}
 	done
 fi
-for t in $(topic_list); do
+for t in $topics; do
 	cover=$PATCHES/$t/0000-cover-letter.patch
 	if [ ! -f "$cover" ]; then
 		echo "checkpatch: kernel-patches/$t/0000-cover-letter.patch is missing (make refresh writes it)"

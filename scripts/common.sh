@@ -251,13 +251,15 @@ topics_kunitconfig() {
 	out=$CACHE/kunitconfig-topics-$( { echo "$TOPICS"; cat "$in" "$CACHE/linux.state"; } |
 		sha1sum | cut -c1-16)
 	if [ ! -f "$out" ]; then
+		local tmp
+		tmp=$(mktemp "$out.XXXXXX")
 		while IFS= read -r line; do
 			sym=$(expr "$line" : 'CONFIG_\([A-Za-z0-9_]*\)=') ||
 				{ echo "$line"; continue; }
 			cgit grep -q -E "^(menu)?config $sym\$" HEAD -- '*Kconfig*' &&
 				echo "$line"
-		done <"$in" >"$out.tmp"
-		mv "$out.tmp" "$out"
+		done <"$in" >"$tmp"
+		mv -f "$tmp" "$out"
 	fi
 	echo "$out"
 }

@@ -109,7 +109,11 @@ def write(log, path, version, arch, command):
         for (s, c), st in sorted(cases.items()):
             f.write(f'{s}.{c}\t{st}\n')
         f.write(f'# end: {len(cases)} cases\n')
-    read(tmp, version, arch)
+    try:
+        read(tmp, version, arch)
+    except BadBaseline:
+        os.remove(tmp)
+        raise
     os.replace(tmp, path)
 
 

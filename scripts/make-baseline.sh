@@ -16,6 +16,7 @@
 for a in "$@"; do [ "$a" = um ] || check_arch "$a"; done
 "$TOP/scripts/deps.sh" "$@"
 "$TOP/scripts/baseline.sh"
+lock shared
 ver=$(source_version)
 dir=$TOP/kunit/baseline/$ver
 rc=0

@@ -88,7 +88,11 @@ for t in "${topics[@]}"; do
 	out=$tmp/out/$t
 	mkdir -p "$out"
 	: >"$out/series"
-	[ -n "${commits[$t]:-}" ] || { note "topic $t: no commit"; continue; }
+	if [ -z "${commits[$t]:-}" ]; then
+		note "topic $t: no commit (its cover letter is kept)"
+		cp "$PATCHES/$t/0000-cover-letter.patch" "$out/" 2>/dev/null || true
+		continue
+	fi
 	"${wgit[@]}" checkout -q -f --detach baseline
 	"${wgit[@]}" clean -ffdxq
 	# shellcheck disable=SC2086

@@ -72,7 +72,11 @@ class Harness(unittest.TestCase):
                         RESULTS=self.results,
                         PLAN=os.path.join(FIX, 'plan'),
                         KUNIT_TOOLS=os.environ['KUNIT_TOOLS'])
-        self.env.pop('LOCK_FD', None)
+        # Nothing of the run that started the self-test (make check
+        # TOPICS=..., a rebase) reaches the runs under test.
+        for k in ('LOCK_FD', 'TOPICS', 'KUNITCONFIG', 'TIER',
+                  'LINUX_SOURCE_VERSION', 'FILTER', 'KUNIT_BUILD_DIR'):
+            self.env.pop(k, None)
 
     def series(self, *names, topics=None, patches=None):
         """kernel-patches/ with one topic "t" whose series is NAMES, or
@@ -149,7 +153,7 @@ class Harness(unittest.TestCase):
                       't/0002-corrupt.patch,\ndoes not apply', r.stderr)
         self.assertIn('git am: error: patch failed: hello.c:1', r.stderr)
         self.assertIn('Nothing was applied: the build tree '
-                      f'{self.src} is at the baseline.', r.stderr)
+                      f'{self.src} was not touched.', r.stderr)
         self.assertEqual(self.head(), git(self.src, 'rev-parse',
                                           'baseline^{commit}'))
         self.assertEqual(git(self.src, 'status', '--porcelain'), '')
