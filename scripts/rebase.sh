@@ -22,14 +22,21 @@
 
 new=${1:-}
 [ -n "$new" ] || die "usage: make rebase VERSION=V (apt-cache madison linux-source-6.1 lists the versions)"
+[ -z "${TOPICS:-}" ] || die "make rebase moves every topic series: unset TOPICS"
 old=$(pinned_version)
 [ "$new" != "$old" ] || die "the series is already pinned to linux-source-6.1 $new"
-[ -z "$(git -C "$TOP" status --porcelain -- kernel-patches linux-source.pin kunit)" ] ||
+dirty=$(git -C "$TOP" status --porcelain -- kernel-patches linux-source.pin kunit)
+[ -z "$dirty" ] ||
 	die "kernel-patches/, kunit/ or linux-source.pin have uncommitted changes: commit them first"
-if git -C "$DEVTREE" rev-parse --git-dir >/dev/null 2>&1 &&
-	[ "$(git -C "$DEVTREE" rev-parse HEAD)" != "$(cgit rev-parse -q --verify refs/dmatopics/exported || true)" ]; then
-	die "$DEVTREE holds commits that 'make refresh' has not exported: export them first"
+if git -C "$DEVTREE" rev-parse --git-dir >/dev/null 2>&1; then
+	dirty=$(git -C "$DEVTREE" status --porcelain --ignored)
+	[ -z "$dirty" ] || die "$DEVTREE has uncommitted changes: commit and export them (make refresh) first"
+	[ "$(git -C "$DEVTREE" rev-parse HEAD)" = "$(cgit rev-parse -q --verify refs/dmatopics/exported || true)" ] ||
+		die "$DEVTREE holds commits that 'make refresh' has not exported: export them first"
 fi
+NEWCACHE=$CACHE.rebase
+[ ! -e "$CACHE.$old" ] || die "$CACHE.$old exists (a cache kept by an earlier rebase): remove it first"
+[ ! -e "$NEWCACHE" ] || die "$NEWCACHE exists (the work of an earlier make rebase): remove it first"
 
 [ "$(id -u)" = 0 ] || die "make rebase installs linux-source-6.1 $new: run it as root"
 apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null || die "apt-get update failed"
@@ -37,44 +44,56 @@ have=$(apt-cache madison linux-source-6.1 | awk '{ print $3 }')
 echo "$have" | grep -qxF -- "$new" ||
 	die "linux-source-6.1 $new is not in the archive; it has: $(echo $have)"
 
-# The commit of baseline + series on the current version: its objects
-# let "git am -3" merge where the context moved.
-"$TOP/scripts/deps.sh" x86_64
-oldcommit=$("$TOP/scripts/apply.sh" --commit)
+# The commit of baseline + series on the current version, when that
+# version is at hand: its objects let "git am -3" merge where the context
+# moved.  Without it the patches are applied with their own context.
+oldcommit=
+if [ "$(source_version)" = "$old" ]; then
+	oldcommit=$("$TOP/scripts/apply.sh" --commit) || oldcommit=
+fi
+[ -n "$oldcommit" ] ||
+	note "linux-source-6.1 $old is not installed: the series is applied to $new without its old tree (no three-way merge)"
 oldrepo=$SRC
 
-NEWCACHE=$CACHE.rebase
-restore() {	# put the repository and the package back as they were
-	git -C "$TOP" checkout -q -- kernel-patches linux-source.pin kunit
-	git -C "$TOP" clean -fdq -- kernel-patches kunit/baseline
-	LINUX_SOURCE_VERSION=$old "$TOP/scripts/deps.sh" x86_64 || true
+finished=
+restore() {	# put the package and the repository back as they were
+	trap - EXIT INT TERM
+	[ -z "$finished" ] || return 0
+	if [ "$(source_version)" != "$old" ]; then
+		LINUX_SOURCE_VERSION=$old "$TOP/scripts/deps.sh" x86_64 >&2 || true
+	fi
+	git -C "$TOP" checkout -q -- kernel-patches linux-source.pin kunit || true
+	git -C "$TOP" clean -fdq -- kernel-patches kunit/baseline || true
+	echo "make rebase changed nothing: kernel-patches/ and linux-source.pin are as they were;
+installed now: linux-source-6.1 $(source_version); the work is in $NEWCACHE (remove it when done)." >&2
 }
 fail() {
-	restore
-	die "$1
-make rebase changed nothing: kernel-patches/ and linux-source.pin are as they
-were, linux-source-6.1 $old is installed again; the work is in $NEWCACHE."
+	echo "error: $1" >&2
+	exit 1
 }
-trap 'restore; exit 130' INT TERM
+trap restore EXIT
+trap 'exit 130' INT TERM
 
 export LINUX_SOURCE_VERSION=$new CCACHE_DIR=$CACHE/ccache
-LINUX_SOURCE_VERSION=$new "$TOP/scripts/deps.sh" || fail "installing linux-source-6.1 $new failed"
-rm -rf "$NEWCACHE"
+"$TOP/scripts/deps.sh" || fail "installing linux-source-6.1 $new failed"
 CACHE=$NEWCACHE "$TOP/scripts/baseline.sh" || fail "unpacking $new failed"
 ngit=(git -C "$NEWCACHE/linux" -c user.name=dmatopics -c user.email=dmatopics@localhost)
-"${ngit[@]}" fetch -q "$oldrepo" "$oldcommit" || fail "the old series commit could not be read from $oldrepo"
-"${ngit[@]}" worktree add -q -B dev "$NEWCACHE/tree" baseline
+if [ -n "$oldcommit" ]; then
+	"${ngit[@]}" fetch -q "$oldrepo" "$oldcommit" || fail "the old series commit could not be read from $oldrepo"
+fi
+"${ngit[@]}" worktree add -q -B dev "$NEWCACHE/tree" baseline || fail "no worktree in $NEWCACHE/tree"
 tgit=(git -C "$NEWCACHE/tree" -c user.name=dmatopics -c user.email=dmatopics@localhost)
 n=0
-while read -r f; do
+mapfile -t patches < <(series_files)
+for f in "${patches[@]}"; do
 	n=$((n + 1))
 	if ! out=$("${tgit[@]}" am -q -3 --keep-cr "$f" 2>&1); then
 		files=$("${tgit[@]}" diff --name-only --diff-filter=U | tr '\n' ' ')
 		"${tgit[@]}" am --abort >/dev/null 2>&1 || true
 		echo "$out" | sed 's/^/    git am -3: /' >&2
-		fail "patch $n, $(basename "$f"), does not apply to linux-source-6.1 $new${files:+: conflicts in $files}"
+		fail "patch $n, $(patch_name "$f"), does not apply to linux-source-6.1 $new${files:+: conflicts in $files}"
 	fi
-done < <(series_files)
+done
 note "the $n patch(es) apply to linux-source-6.1 $new"
 "${ngit[@]}" update-ref refs/dmatopics/exported "$("${tgit[@]}" rev-parse HEAD)"
 CACHE=$NEWCACHE "$TOP/scripts/refresh.sh" || fail "exporting the rebased series failed"
@@ -83,10 +102,16 @@ CACHE=$NEWCACHE TIER=check "$TOP/scripts/check.sh" || fail "make check failed on
 
 sed -i "s/^$old\$/$new/" "$TOP/linux-source.pin"
 [ "$(LINUX_SOURCE_VERSION= pinned_version)" = "$new" ] || fail "linux-source.pin could not be updated"
-trap - INT TERM
-mv "$CACHE" "$CACHE.$old"
-mv "$NEWCACHE" "$CACHE"
-mv "$CACHE.$old/ccache" "$CACHE/ccache" 2>/dev/null || true
-git -C "$CACHE/linux" worktree repair >/dev/null 2>&1 || true
+# The new cache takes the place of the old one, under the old one's
+# exclusive lock: no run uses it while it moves.
+lock exclusive
+finished=1
+mv -T "$CACHE" "$CACHE.$old"
+mv -T "$NEWCACHE" "$CACHE"
+mv -T "$CACHE.$old/ccache" "$CACHE/ccache" 2>/dev/null || true
+wts=()
+for w in tree apply base; do [ -e "$CACHE/$w/.git" ] && wts+=("$CACHE/$w"); done
+[ ${#wts[@]} -eq 0 ] || git -C "$CACHE/linux" worktree repair "${wts[@]}" ||
+	note "git worktree repair failed: remove $CACHE/apply and $CACHE/base (made anew) and run make tree"
 note "linux-source.pin: $old -> $new; kernel-patches/ and kunit/baseline/$new/ are rewritten: review and commit them"
 note "the cache of $old is kept in $CACHE.$old: remove it when you no longer need it"
