@@ -397,7 +397,7 @@ baseline_run() {
 	[ "$arch" = um ] || cmd="$cmd --arch $arch"
 	note "$arch: kunit.py's default run on the untouched baseline (linux-source-6.1 $(source_version)), output in $out"
 	rm -f "$bd/test.log"
-	mkdir -p "$(dirname "$file")" "$(dirname "$out")"
+	mkdir -p "$(dirname "$file")" "$(dirname "$out")" "$CACHE/build"
 	kunit_in "$BASE" "$arch" run --timeout 900 --build_dir "$bd" \
 		>"$out" 2>&1 || true
 	[ -f "$bd/test.log" ] || { echo "error: the baseline run did not build or boot: $out" >&2; return 1; }
