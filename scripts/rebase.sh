@@ -57,7 +57,9 @@ oldrepo=$SRC
 
 finished=
 restore() {	# put the package and the repository back as they were
-	trap - EXIT INT TERM
+	# (to the end: a second interrupt does not stop it half-way)
+	trap - EXIT
+	trap '' INT TERM
 	[ -z "$finished" ] || return 0
 	if [ "$(source_version)" != "$old" ]; then
 		LINUX_SOURCE_VERSION=$old "$TOP/scripts/deps.sh" x86_64 >&2 || true
