@@ -78,12 +78,7 @@ for arch in "$@"; do
 		name=$(patch_name "${all[k - 1]}")
 		PATCHES=$p "$TOP/scripts/apply.sh" 2>/dev/null
 		# Only the kunitconfig symbols that exist at this position.
-		while read -r line; do
-			sym=$(expr "$line" : 'CONFIG_\([A-Za-z0-9_]*\)=') ||
-				{ echo "$line"; continue; }
-			git -C "$SRC" grep -q -E "^(menu)?config $sym\$" -- '*Kconfig*' &&
-				echo "$line"
-		done <"$TOP/kunitconfig" >"$work/kunitconfig$k"
+		defined_options <"$TOP/kunitconfig" >"$work/kunitconfig$k"
 		ok=1 why=
 		out=$work/r$k-$arch.out
 		PATCHES=$p RESULTS=$work/r$k KUNITCONFIG=$work/kunitconfig$k \

@@ -243,7 +243,7 @@ series_key() {
 # cache whose name is printed; without, the kunitconfig unchanged.  Run
 # with the build tree at the series.  usage: topics_kunitconfig KUNITCONFIG
 topics_kunitconfig() {
-	local in=$1 out line sym
+	local in=$1 out
 	if [ -z "${TOPICS:-}" ]; then
 		echo "$in"
 		return
@@ -253,15 +253,22 @@ topics_kunitconfig() {
 	if [ ! -f "$out" ]; then
 		local tmp
 		tmp=$(mktemp "$out.XXXXXX")
-		while IFS= read -r line; do
-			sym=$(expr "$line" : 'CONFIG_\([A-Za-z0-9_]*\)=') ||
-				{ echo "$line"; continue; }
-			cgit grep -q -E "^(menu)?config $sym\$" HEAD -- '*Kconfig*' &&
-				echo "$line"
-		done <"$in" >"$tmp"
+		defined_options <"$in" >"$tmp"
 		mv -f "$tmp" "$out"
 	fi
 	echo "$out"
+}
+
+# A kunitconfig on stdin less the options that the build tree, as it is
+# checked out, does not define; the rest as it is.
+defined_options() {
+	local line sym
+	while IFS= read -r line; do
+		sym=$(expr "$line" : 'CONFIG_\([A-Za-z0-9_]*\)=') ||
+			{ echo "$line"; continue; }
+		git -C "$SRC" grep -q -E "^(menu)?config $sym\$" -- '*Kconfig*' &&
+			echo "$line"
+	done
 }
 
 # The options the topics that TOPICS leaves out would add (none without
