@@ -80,8 +80,12 @@ wgit=(git -C "$wt" -c user.name=dmatopics -c user.email=dmatopics@localhost
       -c diff.mnemonicprefix=false -c gc.auto=0 -c advice.detachedHead=false)
 # The cover letters' base-commit is the baseline commit as baseline.sh
 # makes it on a fresh machine (fixed identity and date, so that the id
-# depends only on the tarball).
-base=$(baseline_message "$(source_version)" |
+# depends only on the tarball), for the package version the tree was
+# made from (its baseline commit's subject), not the one installed now:
+# make rebase installs another one for a while.
+version=$("${dgit[@]}" log -1 --format=%s baseline | sed -n 's/^linux-source-6\.1 //p')
+[ -n "$version" ] || die "$DEVTREE: the baseline commit does not name its package version"
+base=$(baseline_message "$version" |
 	baseline_git -C "$DEVTREE" commit-tree -F - "$("${dgit[@]}" rev-parse 'baseline^{tree}')")
 
 for t in "${topics[@]}"; do
