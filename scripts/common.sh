@@ -361,10 +361,10 @@ fragment() {	# fragment modules|off ARCH: our kunitconfig, changed
 			esac
 		done
 		# The benchmark suite, which our kunitconfig leaves to make
-		# bench, builds as a module too.
-		if [ "$kind" = modules ]; then
-			echo CONFIG_SG_MERGE_BENCH_KUNIT=m
-		fi
+		# bench, builds as a module too, when its topic is applied.
+		case "$kind:$syms" in
+		modules:*" SG_MERGE_BENCH_KUNIT "*) echo CONFIG_SG_MERGE_BENCH_KUNIT=m ;;
+		esac
 	}
 }
 
