@@ -1,29 +1,42 @@
 #!/usr/bin/env bash
-# make bench: run the benchmark suites (KUnit suites named *_bench) on each
-# arch and collect the "bench:" KTAP diagnostic lines they print into one
-# table, results/bench.md.  Then the merge rate of real I/O: the e2e boot
-# (scripts/e2e.sh) at the fragmentation levels BENCH_LEVELS, on the
-# series' kernel and on the same kernel with the experiment patches of
-# kernel-patches/experiments/ (the 2004 allocator, built in a worktree of
-# its own, $CACHE/experiment, never part of the series; BENCH_2004=0 leaves
-# it out), into results/bench.md beside the 2004 figures and
-# results/merge-rate.svg (gnuplot).  The figures are reported, never
-# asserted.
+# make bench: benchmarks, reported and never asserted, in results/bench.md.
+#
+# The merge rate of real I/O: the e2e boot (scripts/e2e.sh) at the
+# fragmentation levels BENCH_LEVELS, measured with a hist trigger on the
+# block_rq_map_sg tracepoint, on the series' kernel and on the same kernel
+# with the 2004 allocator of kernel-patches/experiments/ (BENCH_2004=0
+# leaves it out): a table beside the 2004 figures and
+# results/merge-rate.svg (gnuplot).
+#
+# What the disabled sg_table_from_pages tracepoint costs: the boot-time
+# benchmark of kernel-patches/bench/0001 (ns per sg_alloc_table_from_pages()
+# of a 2 MiB buffer) on the series' kernel and on the same kernel without
+# the tracepoint call (kernel-patches/bench/0002), each booted BENCH_BOOTS
+# times (default 3), alternating; the figures as ranges over the boots.
+#
+# The variant kernels are built in a worktree of their own,
+# $CACHE/experiment, into $CACHE/build/VARIANT-ARCH; none is ever part of
+# the series.
 #
 # usage: scripts/bench.sh [ARCH...]
 . "$(dirname "$0")/common.sh"
 
 [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES
-filter=${BENCH_FILTER:-*_bench}
 bench=$RESULTS/bench
 mkdir -p "$bench"
 rc=0
 levels=${BENCH_LEVELS:-0,25,50,75,90,95,99}
+boots=${BENCH_BOOTS:-3}
+mkdir -p "$CACHE"
+benchconfig=$CACHE/bench.kunitconfig
+{ cat "$TOP/kunitconfig"; echo CONFIG_SG_TABLE_BENCH=y; } >"$benchconfig"
 
-# The kernel of the series with the experiment patches on top, for ARCH,
-# in $CACHE/build/exp-ARCH.  A patch that does not apply is named.
-experiment_build() {
-	local arch=$1 exp=$CACHE/experiment commit p
+# The kernel of the series with PATCH... on top, for ARCH, in
+# $CACHE/build/NAME-ARCH.  A patch that does not apply is named.
+# usage: variant_build NAME ARCH PATCH...
+variant_build() {
+	local name=$1 arch=$2 exp=$CACHE/experiment commit p
+	shift 2
 	commit=$("$TOP/scripts/apply.sh" --commit)
 	lock exclusive
 	if ! git -C "$exp" rev-parse --git-dir >/dev/null 2>&1; then
@@ -35,36 +48,48 @@ experiment_build() {
 		    -c user.email=dmatopics@localhost -c advice.detachedHead=false)
 	"${egit[@]}" am --abort >/dev/null 2>&1 || true
 	"${egit[@]}" checkout -q -f --detach "$commit"
-	for p in "$PATCHES"/experiments/*.patch; do
+	for p in "$@"; do
 		if ! "${egit[@]}" am -q "$p"; then
 			"${egit[@]}" am --abort >/dev/null 2>&1 || true
 			lock shared
-			echo "error: experiment patch $p does not apply to baseline + series" >&2
+			echo "error: $p does not apply to baseline + series" >&2
 			return 1
 		fi
 	done
 	lock shared
-	our_kunit_args "$arch" "$CACHE/build/exp-$arch"
+	[ -d "$CACHE/build/$name-$arch" ] || [ ! -d "$CACHE/build/$arch" ] ||
+		seed_build "$CACHE/build/$arch" "$CACHE/build/$name-$arch"
+	KUNITCONFIG=$benchconfig our_kunit_args "$arch" "$CACHE/build/$name-$arch"
 	(cd "$exp" && PATH=$TOP/scripts/tty:$PATH \
 		python3 tools/testing/kunit/kunit.py build --jobs "$(nproc)" "${KARGS[@]}")
 }
 
+# Boot the variant NAME of ARCH with the e2e init at LEVELS, as E2E_NAME.
+# usage: boot NAME ARCH LEVELS E2E_NAME
+boot() {
+	RESULTS=$bench E2E_BUILD=0 E2E_BUILD_DIR=$CACHE/build/$1-$2 \
+		E2E_NAME=$4 "$TOP/scripts/e2e.sh" "$2" "$3"
+}
+
 "$TOP/scripts/deps.sh" bench "$@"
-# The benchmark suite is not part of KUNIT_ALL_TESTS nor of make check:
-# it is built here, into a build directory of its own.
-mkdir -p "$CACHE"
-benchconfig=$CACHE/bench.kunitconfig
-{ cat "$TOP/kunitconfig"; echo CONFIG_SG_MERGE_BENCH_KUNIT=y; } >"$benchconfig"
 for arch in "$@"; do
 	check_arch "$arch"
-	# Keep the bench run's results apart from make kunit / make check.
-	RESULTS=$bench KUNITCONFIG=$benchconfig KUNIT_BUILD_DIR=$CACHE/build/bench-$arch \
-		"$TOP/scripts/run-kunit.sh" "$arch" "$filter" || rc=1
-	RESULTS=$bench E2E_NAME=$arch-e2e "$TOP/scripts/e2e.sh" "$arch" "$levels" || rc=1
+	rm -f "$bench/$arch"-*
+	if variant_build bench "$arch" "$PATCHES/bench/0001-"*.patch &&
+		variant_build notp "$arch" "$PATCHES/bench/0001-"*.patch \
+			"$PATCHES/bench/0002-"*.patch; then
+		boot bench "$arch" "$levels" "$arch-e2e" || rc=1
+		for i in $(seq "$boots"); do
+			boot bench "$arch" 0 "$arch-cost-tracepoint-$i" || rc=1
+			boot notp "$arch" 0 "$arch-cost-none-$i" || rc=1
+		done
+	else
+		echo "error: $arch: the benchmark kernels did not build" >&2
+		rc=1
+	fi
 	[ "${BENCH_2004:-1}" = 1 ] || continue
-	if experiment_build "$arch"; then
-		RESULTS=$bench E2E_BUILD=0 E2E_BUILD_DIR=$CACHE/build/exp-$arch \
-			E2E_NAME=$arch-e2e-2004 "$TOP/scripts/e2e.sh" "$arch" "$levels" || rc=1
+	if variant_build 2004 "$arch" "$PATCHES"/experiments/*.patch; then
+		boot 2004 "$arch" "$levels" "$arch-e2e-2004" || rc=1
 	else
 		echo "error: $arch: the 2004-allocator kernel did not build" >&2
 		rc=1
@@ -72,30 +97,32 @@ for arch in "$@"; do
 done
 
 python3 - "$bench" "$RESULTS/bench.md" "$@" <<'PY'
-import re, sys
+import glob, re, sys
 bench, out, arches = sys.argv[1], sys.argv[2], sys.argv[3:]
-line = re.compile(r'# (\S+): bench: (.*)$')
-rows = []
+line = re.compile(r'sg_table_bench: bench: pages=(\d+) nents=(\d+) ns_per_table=(\d+)')
+text = ['# Benchmarks', '',
+        '## What the disabled sg_table_from_pages tracepoint costs', '',
+        'ns per sg_alloc_table_from_pages() of a 2 MiB buffer of pages '
+        'allocated one at a time, best of 16 rounds of 32 tables in each '
+        'boot; the range over the boots.  Regenerate: `make bench` '
+        '(boots: `BENCH_BOOTS=`).', '',
+        '| arch | kernel | boots | pages | entries | ns per table |',
+        '|---|---|---|---|---|---|']
 for arch in arches:
-    try:
-        log = open(f'{bench}/{arch}.log', errors='replace').read()
-    except OSError:
-        continue
-    for m in map(line.search, log.splitlines()):
-        if m:
-            fields = dict(kv.split('=', 1) for kv in m.group(2).split())
-            rows.append((arch, m.group(1), fields))
-keys = []
-for _, _, f in rows:
-    keys += [k for k in f if k not in keys]
-text = ['| arch | case | ' + ' | '.join(keys) + ' |',
-        '|---|---|' + '---|' * len(keys)]
-for arch, case, f in rows:
-    text.append(f'| {arch} | {case} | ' +
-                ' | '.join(f.get(k, '') for k in keys) + ' |')
-if not rows:
-    text.append('(no "bench:" lines in the logs)')
-open(out, 'w').write('# Benchmarks\n\n' + '\n'.join(text) + '\n')
+    for kind, label in (('tracepoint', 'series (tracepoint disabled)'),
+                        ('none', 'without the tracepoint call')):
+        ns, shape = [], ''
+        for log in sorted(glob.glob(f'{bench}/{arch}-cost-{kind}-*.log')):
+            m = line.search(open(log, errors='replace').read())
+            if m:
+                ns.append(int(m.group(3)))
+                shape = f'{m.group(1)} | {m.group(2)}'
+        if ns:
+            text.append(f'| {arch} | {label} | {len(ns)} | {shape} | '
+                        f'{min(ns)}-{max(ns)} |')
+        else:
+            text.append(f'| {arch} | {label} | 0 | | | not run |')
+open(out, 'w').write('\n'.join(text) + '\n')
 print('\n'.join(text))
 PY
 /usr/bin/python3 "$TOP/scripts/bench-e2e.py" "$bench" "$RESULTS" "$@" || rc=1

@@ -348,23 +348,20 @@ fragment() {	# fragment modules|off ARCH: our kunitconfig, changed
 		# directory as a copy of the off one.
 		printf 'CONFIG_MODULES=y\nCONFIG_MODULE_UNLOAD=y\n'
 		# Our checkers.config turns DEBUG_FS on; kunit.py's own arch
-		# configs do not, and the counters and block debugfs need it.
+		# configs do not.
 		echo CONFIG_DEBUG_FS=y
 		case "$arch" in arm*) echo CONFIG_PCI_HOST_GENERIC=y ;; esac
 		grep -E '^CONFIG_' "${KUNITCONFIG:-$TOP/kunitconfig}" | while IFS='=' read -r k v; do
 			s=${k#CONFIG_}
 			case "$kind:$syms" in
 			off:*" $s "*) echo "# $k is not set" ;;
-			modules:*" $s "*) [ "$s" = SG_COALESCE_STATS ] && echo "$k=$v" || echo "$k=m" ;;
+			# A bool suite built into the file it tests (mm_page_order
+			# in mm/page_alloc.c) needs KUnit built in: not here.
+			modules:*" $s "*) [ "$s" = PAGE_ORDER_KUNIT_TEST ] && echo "# $k is not set" || echo "$k=m" ;;
 			modules:*) case "$s" in KUNIT | SCSI_AACRAID) echo "$k=m" ;; *) echo "$k=$v" ;; esac ;;
 			*) echo "$k=$v" ;;
 			esac
 		done
-		# The benchmark suite, which our kunitconfig leaves to make
-		# bench, builds as a module too, when its topic is applied.
-		case "$kind:$syms" in
-		modules:*" SG_MERGE_BENCH_KUNIT "*) echo CONFIG_SG_MERGE_BENCH_KUNIT=m ;;
-		esac
 	}
 }
 

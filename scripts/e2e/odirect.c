@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * init of the end-to-end boot (scripts/e2e.sh): O_DIRECT I/O from a user
- * process through a virtio-blk disk, measured with the disk's scatterlist
- * coalescing counters (/sys/kernel/debug/block/vda/sg_coalesce).
+ * process through a virtio-blk disk, measured with the kernel's own
+ * aggregation of the block_rq_map_sg tracepoint: a hist trigger on
+ * /sys/kernel/tracing/events/block/block_rq_map_sg that sums its pages,
+ * nsegs and merged fields for the disk.
  *
- * It first checks that nothing is counted while counting is off (its
- * state at boot): one O_DIRECT write and read, with the counters reset
- * before; then it switches counting on
- * (/sys/kernel/debug/scatterlist/coalesce_enable).
+ * It first checks that nothing is counted while nothing listens: the
+ * tracepoint is disabled at boot, one O_DIRECT write and read go through
+ * it, and a hist trigger set after them has no hit.
  *
  * For each fragmentation level of e2e_levels= (percent, default "0") it
  * first fragments free memory (level > 0): it fills free memory with
  * anonymous pages, then gives back a random (100 - level)% of them,
  * page by page, and keeps the rest until the level is done; so level 0 is
  * a freshly booted machine and level 75 leaves free memory in holes
- * between pages that stay allocated.  Then it resets the counters, writes
- * e2e_mib= MiB (default 16) with O_DIRECT from a buffer it allocated and
- * touched page by page, as an application's buffer is faulted in, reads
- * them back into a second such buffer, and reads the counters.
+ * between pages that stay allocated.  Then it sets the hist trigger,
+ * writes e2e_mib= MiB (default 16) with O_DIRECT from a buffer it
+ * allocated and touched page by page, as an application's buffer is
+ * faulted in, reads them back into a second such buffer, reads the
+ * histogram and removes the trigger.
  *
  * Output: KTAP, one suite "e2e_odirect" whose cases hold over every level,
  * and "# bench:" diagnostic lines with the figures of each level.  Then it
@@ -36,20 +38,22 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define DISK		"/dev/vda"
-#define COUNTERS	"/sys/kernel/debug/block/vda/sg_coalesce"
-#define SWITCH		"/sys/kernel/debug/scatterlist/coalesce_enable"
+#define TRACEFS		"/sys/kernel/tracing"
+#define EVENT		TRACEFS "/events/block/block_rq_map_sg"
 #define CHUNK		(512 << 10)	/* bytes per pwrite()/pread() */
 #define RESERVE		(48 << 20)	/* free memory the filler leaves */
 
 struct counters {
-	uint64_t segments, entries, merged;
+	uint64_t hits, pages, nsegs, merged;
 };
 
 static long page_size;
 static int errors;
+static char trigger[128];	/* the hist trigger, for the disk */
 
 int coherent_buf_suite(int n);	/* coherent_buf.c */
 int coherent_buf_present(void);
@@ -72,24 +76,41 @@ static void fail(const char *what)
 	errors++;
 }
 
+/*
+ * The sums of the histogram: its one key (the disk) has a line
+ * "{ dev: N } hitcount: H pages: P nsegs: S merged: M"; no line, no hit.
+ */
 static int read_counters(struct counters *c)
 {
-	FILE *f = fopen(COUNTERS, "r");
-	int n;
+	FILE *f = fopen(EVENT "/hist", "r");
+	char line[512], *p;
+	int keys = 0;
 
+	memset(c, 0, sizeof(*c));
 	if (!f) {
-		fail("open " COUNTERS);
+		fail("open " EVENT "/hist");
 		return -1;
 	}
-	n = fscanf(f, "segments %" SCNu64 " entries %" SCNu64 " merged %" SCNu64,
-		   &c->segments, &c->entries, &c->merged);
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, "hitcount:");
+		if (line[0] != '{' || !p)
+			continue;
+		if (sscanf(p, "hitcount: %" SCNu64 " pages: %" SCNu64
+			   " nsegs: %" SCNu64 " merged: %" SCNu64, &c->hits,
+			   &c->pages, &c->nsegs, &c->merged) != 4) {
+			diag("error: %s/hist: unexpected line: %s", EVENT, line);
+			errors++;
+			keys = -1;
+			break;
+		}
+		keys++;
+	}
 	fclose(f);
-	if (n != 3) {
-		diag("error: %s: unexpected contents", COUNTERS);
+	if (keys > 1) {
+		diag("error: %s/hist: %d keys for one disk", EVENT, keys);
 		errors++;
-		return -1;
 	}
-	return 0;
+	return keys < 0 || keys > 1 ? -1 : 0;
 }
 
 /* Also used by coherent_buf.c. */
@@ -109,9 +130,18 @@ int write_file(const char *path, const char *val)
 	return 0;
 }
 
-static int reset_counters(void)
+/* A hist trigger of its own on the tracepoint, for the disk only. */
+static int set_trigger(void)
 {
-	return write_file(COUNTERS, "0");
+	return write_file(EVENT "/trigger", trigger);
+}
+
+static int remove_trigger(void)
+{
+	char off[sizeof(trigger) + 1];
+
+	snprintf(off, sizeof(off), "!%s", trigger);
+	return write_file(EVENT "/trigger", off);
 }
 
 /* An application's buffer: anonymous memory faulted in page by page. */
@@ -183,58 +213,58 @@ static void *fragment(unsigned int level, size_t *len)
 }
 
 struct result {
-	int counted, entries_ok, data_ok, reset_ok, off_ok;
+	int counted, merged_ok, data_ok, off_ok;
 };
 
 /*
- * With counting off, as at boot: one chunk written and read back with
- * O_DIRECT must leave the reset counters at zero.  Then switch it on.
+ * Nobody listens at boot: the tracepoint is disabled, and one chunk
+ * written and read back with O_DIRECT leaves nothing for a hist trigger
+ * set after it.
  */
-static void check_off_then_switch_on(struct result *r)
+static void check_nothing_counted_while_nobody_listens(struct result *r)
 {
 	unsigned char *buf = touched_buffer(CHUNK, 7);
 	struct counters c;
-	char state = 0;
+	char state[8] = "";
 	int fd = -1;
 	FILE *f;
 
 	r->off_ok = 0;
 	if (!buf)
 		return;
+	f = fopen(EVENT "/enable", "r");
+	if (!f || !fgets(state, sizeof(state), f))
+		fail("read " EVENT "/enable");
+	if (f)
+		fclose(f);
+	if (state[0] != '0') {
+		diag("block_rq_map_sg is enabled at boot: %s", state);
+		goto out;
+	}
 	fd = open(DISK, O_RDWR | O_DIRECT);
 	if (fd < 0) {
 		fail("open " DISK " O_DIRECT");
 		goto out;
 	}
-	if (reset_counters())
-		goto out;
 	if (pwrite(fd, buf, CHUNK, 0) != CHUNK ||
 	    pread(fd, buf, CHUNK, 0) != CHUNK) {
-		fail("O_DIRECT I/O with counting off");
+		fail("O_DIRECT I/O while nobody listens");
 		goto out;
 	}
-	if (read_counters(&c))
+	if (set_trigger())
 		goto out;
-	if (c.segments || c.entries || c.merged)
-		diag("counting off: %" PRIu64 " pieces, %" PRIu64
-		     " entries, %" PRIu64 " merged counted", c.segments,
-		     c.entries, c.merged);
-	else
-		r->off_ok = 1;
+	if (!read_counters(&c)) {
+		if (c.hits)
+			diag("nobody listening: %" PRIu64 " requests, %" PRIu64
+			     " pages counted", c.hits, c.pages);
+		else
+			r->off_ok = 1;
+	}
+	remove_trigger();
 out:
 	if (fd >= 0)
 		close(fd);
 	munmap(buf, CHUNK);
-	/* The runs that follow need counting on, whatever happened here. */
-	if (write_file(SWITCH, "1"))
-		return;
-	f = fopen(SWITCH, "r");
-	if (!f || fscanf(f, " %c", &state) != 1 || state != '1') {
-		diag("error: %s does not read 1 after writing 1", SWITCH);
-		errors++;
-	}
-	if (f)
-		fclose(f);
 }
 
 static void run_level(unsigned int level, size_t size, struct result *r)
@@ -243,8 +273,8 @@ static void run_level(unsigned int level, size_t size, struct result *r)
 	unsigned char *out, *in;
 	struct counters c;
 	size_t fill_len, off;
+	int fd, listening = 0;
 	void *fill;
-	int fd;
 
 	fill = fragment(level, &fill_len);
 	out = touched_buffer(size, level);
@@ -252,13 +282,9 @@ static void run_level(unsigned int level, size_t size, struct result *r)
 	fd = open(DISK, O_RDWR | O_DIRECT);
 	if (fd < 0)
 		fail("open " DISK " O_DIRECT");
-	if (!out || !in || fd < 0)
+	if (!out || !in || fd < 0 || set_trigger())
 		goto out;
-
-	if (reset_counters() || read_counters(&c))
-		goto out;
-	if (c.segments || c.entries)
-		r->reset_ok = 0;
+	listening = 1;
 
 	for (off = 0; off < size; off += CHUNK)
 		if (pwrite(fd, out + off, CHUNK, off) != CHUNK) {
@@ -274,23 +300,21 @@ static void run_level(unsigned int level, size_t size, struct result *r)
 		r->data_ok = 0;
 	if (read_counters(&c))
 		goto out;
-	if (c.segments != pages) {
-		diag("level %u: %" PRIu64 " pieces counted, %" PRIu64
-		     " pages submitted", level, c.segments, pages);
+	if (c.pages != pages) {
+		diag("level %u: %" PRIu64 " pages counted, %" PRIu64
+		     " pages submitted", level, c.pages, pages);
 		r->counted = 0;
 	}
-	if (c.entries > c.segments || c.merged != c.segments - c.entries)
-		r->entries_ok = 0;
+	if (c.nsegs > c.pages || c.merged != c.pages - c.nsegs)
+		r->merged_ok = 0;
 	diag("bench: level %u: pieces %" PRIu64 " entries %" PRIu64
 	     " merged %" PRIu64 " rate %" PRIu64 ".%01" PRIu64 "%%", level,
-	     c.segments, c.entries, c.merged,
-	     c.segments ? c.merged * 100 / c.segments : 0,
-	     c.segments ? c.merged * 1000 / c.segments % 10 : 0);
-	/* The reset must also work after I/O, not only on a fresh disk. */
-	if (reset_counters() || read_counters(&c) || c.segments || c.entries ||
-	    c.merged)
-		r->reset_ok = 0;
+	     c.pages, c.nsegs, c.merged,
+	     c.pages ? c.merged * 100 / c.pages : 0,
+	     c.pages ? c.merged * 1000 / c.pages % 10 : 0);
 out:
+	if (listening)
+		remove_trigger();
 	if (fd >= 0)
 		close(fd);
 	if (out)
@@ -310,7 +334,8 @@ int main(void)
 {
 	const char *levels = getenv("e2e_levels");
 	const char *mib = getenv("e2e_mib");
-	struct result r = { 1, 1, 1, 1, 1 };
+	struct result r = { 1, 1, 1, 1 };
+	struct stat st;
 	size_t size;
 	char *list, *tok;
 	int odirect, buf;
@@ -323,36 +348,42 @@ int main(void)
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	mount("tracefs", TRACEFS, "tracefs", 0, NULL);
 	if (mount("devtmpfs", "/dev", "devtmpfs", 0, NULL) && errno != EBUSY)
 		fail("mount devtmpfs");
 
 	/*
 	 * A suite runs where the kernel has what it checks: a kernel built
 	 * with only some of the topic series ("make check TOPICS=...") has
-	 * no counters, or no sample driver, and its plan lists no such case.
+	 * no block_rq_map_sg tracepoint, or no sample driver, and its plan
+	 * lists no such case.
 	 */
-	odirect = !access(SWITCH, F_OK);
+	odirect = !access(EVENT "/trigger", F_OK);
 	buf = coherent_buf_present();
 	printf("KTAP version 1\n1..%d\n", odirect + buf);
 	if (odirect) {
-		printf("    KTAP version 1\n    # Subtest: e2e_odirect\n    1..5\n");
+		printf("    KTAP version 1\n    # Subtest: e2e_odirect\n    1..4\n");
 		diag("bench: %zu MiB written and read back with O_DIRECT, page size %ld",
 		     size >> 20, page_size);
-		check_off_then_switch_on(&r);
+		/* The kernel's dev_t of the disk: major << 20 | minor. */
+		if (stat(DISK, &st))
+			fail("stat " DISK);
+		snprintf(trigger, sizeof(trigger),
+			 "hist:keys=dev:vals=pages,nsegs,merged if dev == %u",
+			 major(st.st_rdev) << 20 | minor(st.st_rdev));
+		check_nothing_counted_while_nobody_listens(&r);
 		list = strdup(levels ? levels : "0");
 		for (tok = strtok(list, ","); tok; tok = strtok(NULL, ","))
 			run_level(atoi(tok), size, &r);
 		if (errors)
-			r.counted = r.entries_ok = r.data_ok = r.reset_ok =
-				r.off_ok = 0;
+			r.counted = r.merged_ok = r.data_ok = r.off_ok = 0;
 		result(1, r.counted, "pieces_counted_equal_pages_submitted");
-		result(2, r.entries_ok, "entries_and_merges_add_up_to_pieces");
+		result(2, r.merged_ok, "entries_and_merges_add_up_to_pieces");
 		result(3, r.data_ok, "data_read_back_equals_data_written");
-		result(4, r.reset_ok, "reset_clears_the_counters");
-		result(5, r.off_ok, "nothing_counted_while_counting_is_off");
+		result(4, r.off_ok, "nothing_counted_while_nothing_listens");
 		printf("%s 1 e2e_odirect\n",
-		       r.counted && r.entries_ok && r.data_ok && r.reset_ok &&
-		       r.off_ok ? "ok" : "not ok");
+		       r.counted && r.merged_ok && r.data_ok && r.off_ok ?
+		       "ok" : "not ok");
 		fflush(stdout);
 	}
 	if (buf)
