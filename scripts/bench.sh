@@ -57,8 +57,11 @@ variant_build() {
 		fi
 	done
 	lock shared
-	[ -d "$CACHE/build/$name-$arch" ] || [ ! -d "$CACHE/build/$arch" ] ||
-		seed_build "$CACHE/build/$arch" "$CACHE/build/$name-$arch"
+	# A new build directory starts as a copy of a close one (SEED, else
+	# the one of make kunit): kbuild then rebuilds what differs.
+	local seed=${SEED:-$CACHE/build/$arch}
+	[ -d "$CACHE/build/$name-$arch" ] || [ ! -d "$seed" ] ||
+		seed_build "$seed" "$CACHE/build/$name-$arch"
 	KUNITCONFIG=$benchconfig our_kunit_args "$arch" "$CACHE/build/$name-$arch"
 	(cd "$exp" && PATH=$TOP/scripts/tty:$PATH \
 		python3 tools/testing/kunit/kunit.py build --jobs "$(nproc)" "${KARGS[@]}")
@@ -76,6 +79,7 @@ for arch in "$@"; do
 	check_arch "$arch"
 	rm -f "$bench/$arch"-*
 	if variant_build bench "$arch" "$PATCHES/bench/0001-"*.patch &&
+		SEED=$CACHE/build/bench-$arch \
 		variant_build notp "$arch" "$PATCHES/bench/0001-"*.patch \
 			"$PATCHES/bench/0002-"*.patch; then
 		boot bench "$arch" "$levels" "$arch-e2e" || rc=1

@@ -158,9 +158,19 @@ warnings() {	# warnings ARCH
 	local arch=$1 mod=$CACHE/build/modules-$arch cross f objs=() key
 	cross=$(cross_of "$arch")
 	[ -f "$mod/.config" ] || { record warnings "$arch" no - - - - "no modules build"; return 1; }
+	# The objects this configuration links: the members of vmlinux.a and
+	# built-in.a and the objects of each module of modules.order.  Not a
+	# search for .o files: an incremental build directory keeps those of
+	# files no longer built, and a .c file included by another (the test
+	# at the end of mm/page_alloc.c) has none.
+	local linked
+	linked=$(cd "$mod" && {
+		for a in vmlinux.a built-in.a; do [ ! -f "$a" ] || ar t "$a"; done
+		[ ! -f modules.order ] || sed 's/\.ko$/.mod/' modules.order | xargs -r cat
+	} | sort -u)
 	while read -r f; do
 		local o=${f%.c}.o
-		[ -f "$mod/$(dirname "$o")/.$(basename "$o").cmd" ] && objs+=("$o")
+		grep -qxF "$o" <<<"$linked" && objs+=("$o")
 	done < <(cgit diff --name-only baseline "$series" -- '*.c' ':!tools/')
 	key=$( { echo "$series $arch ${objs[*]}"; cat "$mod/.config"; } | sha1sum | cut -c1-16)
 	local n=$out/warnings-$arch cached=$CACHE/warnings/$key
