@@ -4,11 +4,10 @@
 # in QEMU with a virtio-blk disk (a sparse file in the cache, made anew for
 # every boot, removed after it) and an initramfs whose init is
 # scripts/e2e/odirect.c (with coherent_buf.c), built static with Debian's
-# libc for that arch.
-# init writes and reads back
-# E2E_MIB MiB (default 16) with O_DIRECT at each fragmentation level of
-# LEVELS (percent of filled memory that stays allocated, default "0"),
-# checks the disk's sg_coalesce counters, prints KTAP (suite e2e_odirect)
+# libc for that arch.  init writes and reads back E2E_MIB MiB (default 16)
+# with O_DIRECT at each fragmentation level of LEVELS (percent of filled
+# memory that stays allocated, default "0"), sums the disk's
+# block_rq_map_sg tracepoint with hist triggers, prints KTAP (suite e2e_odirect)
 # and "# bench:" lines, then maps, forks, mremaps and unbinds the
 # dma_coherent_buf sample driver (suite e2e_coherent_buf), and powers off.
 #
