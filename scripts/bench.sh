@@ -108,7 +108,9 @@ text = ['# Benchmarks', '',
         '## What the disabled sg_table_from_pages tracepoint costs', '',
         'ns per sg_alloc_table_from_pages() of a 2 MiB buffer of pages '
         'allocated one at a time, best of 16 rounds of 32 tables in each '
-        'boot; the range over the boots.  Regenerate: `make bench` '
+        'boot; the range over the boots.  Kernels of our configuration '
+        '(KASAN, lockdep) under TCG: compare the two rows of an arch, '
+        'not the figures with hardware.  Regenerate: `make bench` '
         '(boots: `BENCH_BOOTS=`).', '',
         '| arch | kernel | boots | pages | entries | ns per table |',
         '|---|---|---|---|---|---|']
