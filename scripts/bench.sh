@@ -5,8 +5,8 @@
 # fragmentation levels BENCH_LEVELS, measured with a hist trigger on the
 # block_rq_map_sg tracepoint, on the series' kernel and on the same kernel
 # with the 2004 allocator of kernel-patches/experiments/ (BENCH_2004=0
-# leaves it out): a table beside the 2004 figures and
-# results/merge-rate.svg (gnuplot).
+# leaves it out, BENCH_SERIES=0 runs only it): a table beside the 2004
+# figures and results/merge-rate.svg (gnuplot).
 #
 # What the disabled sg_table_from_pages tracepoint costs: the boot-time
 # benchmark of kernel-patches/bench/0001 (ns per sg_alloc_table_from_pages()
@@ -77,22 +77,27 @@ boot() {
 "$TOP/scripts/deps.sh" bench "$@"
 for arch in "$@"; do
 	check_arch "$arch"
-	rm -f "$bench/$arch"-*
-	if variant_build bench "$arch" "$PATCHES/bench/0001-"*.patch &&
-		SEED=$CACHE/build/bench-$arch \
-		variant_build notp "$arch" "$PATCHES/bench/0001-"*.patch \
-			"$PATCHES/bench/0002-"*.patch; then
-		boot bench "$arch" "$levels" "$arch-e2e" || rc=1
-		for i in $(seq "$boots"); do
-			boot bench "$arch" 0 "$arch-cost-tracepoint-$i" || rc=1
-			boot notp "$arch" 0 "$arch-cost-none-$i" || rc=1
-		done
-	else
-		echo "error: $arch: the benchmark kernels did not build" >&2
-		rc=1
+	if [ "${BENCH_SERIES:-1}" = 1 ]; then
+		rm -f "$bench/$arch"-e2e.* "$bench/$arch"-cost-*
+		if variant_build bench "$arch" "$PATCHES/bench/0001-"*.patch &&
+			SEED=$CACHE/build/bench-$arch \
+			variant_build notp "$arch" "$PATCHES/bench/0001-"*.patch \
+				"$PATCHES/bench/0002-"*.patch; then
+			boot bench "$arch" "$levels" "$arch-e2e" || rc=1
+			for i in $(seq "$boots"); do
+				boot bench "$arch" 0 "$arch-cost-tracepoint-$i" || rc=1
+				boot notp "$arch" 0 "$arch-cost-none-$i" || rc=1
+			done
+		else
+			echo "error: $arch: the benchmark kernels did not build" >&2
+			rc=1
+		fi
 	fi
 	[ "${BENCH_2004:-1}" = 1 ] || continue
-	if variant_build 2004 "$arch" "$PATCHES"/experiments/*.patch; then
+	rm -f "$bench/$arch"-e2e-2004.*
+	# With the boot-time measurement too: the same configuration.
+	if SEED=$CACHE/build/bench-$arch variant_build 2004 "$arch" \
+		"$PATCHES/bench/0001-"*.patch "$PATCHES"/experiments/*.patch; then
 		boot 2004 "$arch" "$levels" "$arch-e2e-2004" || rc=1
 	else
 		echo "error: $arch: the 2004-allocator kernel did not build" >&2
