@@ -70,7 +70,10 @@ variant_build() {
 # Boot the variant NAME of ARCH with the e2e init at LEVELS, as E2E_NAME.
 # usage: boot NAME ARCH LEVELS E2E_NAME
 boot() {
+	# Each level fills and frees most of memory: more time than one
+	# level of make check's boot gets.
 	RESULTS=$bench E2E_BUILD=0 E2E_BUILD_DIR=$CACHE/build/$1-$2 \
+		E2E_TIMEOUT=${BENCH_TIMEOUT:-900} \
 		E2E_NAME=$4 "$TOP/scripts/e2e.sh" "$2" "$3"
 }
 
