@@ -13,7 +13,9 @@ the exact error and the exit status:
   - two applies at once on one cache (the lock), and a run whose series
     is not applied yet beside a stage that holds the tree for long;
   - baseline files (kunit/baseline/): one of another package version, a
-    malformed one, a truncated one, one left by an interrupted write.
+    malformed one, a truncated one, one left by an interrupted write;
+  - the test plan of a cover letter: a section ends at a blank line
+    (cover-letter.py).
 KTAP is read with kunit.py's parser from the cached kernel tree
 (KUNIT_TOOLS).
 """
@@ -597,6 +599,31 @@ class Harness(unittest.TestCase):
                             '--command', 'kunit.py run')
         self.assertEqual(r.returncode, 1)
         self.assertIn('crashed or timed out', r.stderr)
+
+
+class CoverLetterPlan(unittest.TestCase):
+    """The test plan of a topic's cover letter (scripts/cover-letter.py)."""
+
+    def test_a_section_ends_at_a_blank_line(self):
+        import importlib.util
+        spec = importlib.util.spec_from_file_location(
+            'cover_letter', os.path.join(SCRIPTS, 'cover-letter.py'))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        with tempfile.NamedTemporaryFile('w', suffix='.plan') as plan:
+            plan.write('# lib/a_kunit.c (CONFIG_A)\n'
+                       '# More words (not a section).\n'
+                       'a.one x86_64 arm\n'
+                       '\n'
+                       '# scripts/e2e/init.c, the end-to-end boot\n'
+                       'e2e.two x86_64\n'
+                       '\n'
+                       '# mm/b_kunit.c (CONFIG_B)\n'
+                       'b.three arm64\n')
+            plan.flush()
+            rows = mod.test_plan(plan.name, ['lib/'])
+        self.assertEqual(rows, ['', '  lib/a_kunit.c (CONFIG_A)',
+                                '    a.one: x86_64 arm'])
 
 
 if __name__ == '__main__':
