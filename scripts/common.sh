@@ -355,9 +355,7 @@ fragment() {	# fragment modules|off ARCH: our kunitconfig, changed
 			s=${k#CONFIG_}
 			case "$kind:$syms" in
 			off:*" $s "*) echo "# $k is not set" ;;
-			# A bool suite built into the file it tests (mm_page_order
-			# in mm/page_alloc.c) needs KUnit built in: not here.
-			modules:*" $s "*) [ "$s" = PAGE_ORDER_KUNIT_TEST ] && echo "# $k is not set" || echo "$k=m" ;;
+			modules:*" $s "*) echo "$k=m" ;;
 			modules:*) case "$s" in KUNIT | SCSI_AACRAID) echo "$k=m" ;; *) echo "$k=$v" ;; esac ;;
 			*) echo "$k=$v" ;;
 			esac
