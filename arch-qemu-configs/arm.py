@@ -4,14 +4,15 @@
 # end-to-end boot needs (e2e.config), two CPUs and
 # panic_on_warn=1, so that any WARN fails the run by itself.
 #
-# Device-local memory for the dma_coherent_pool and dma_coherent_buf
-# suites, declared as boards declare it: the guest boots with QEMU's own
-# device tree plus two "shared-dma-pool" reserved-memory regions (dtb.py).
+# Device-local memory for the dma_coherent_pool, dma_coherent_mmap and
+# dma_coherent_buf suites, declared as boards declare it: the guest boots
+# with QEMU's own device tree plus two "shared-dma-pool" reserved-memory regions (dtb.py).
 # The first is the top 1M of RAM, which the kernel does not manage, so it
 # has no struct page: without HIGHMEM (as here) the kernel manages only
 # lowmem, below 0x70000000 with the 3G/1G split, and mem=1023M keeps the
-# top 1M out of the memory map should HIGHMEM be enabled.  The second lies
-# in lowmem, with struct pages.
+# top 1M out of the memory map should HIGHMEM be enabled.  With SPARSEMEM
+# (below) that memory is in a section with no memory map at all.  The
+# second lies in lowmem, with struct pages.
 #
 # highmem=off: QEMU's default places the PCIe ECAM above 4G, which a
 # kernel without LPAE cannot map ("can't claim ECAM area"), and the PCI
@@ -40,6 +41,10 @@ QEMU_ARCH = QemuArchParams(linux_arch='arm',
 			   kconfig='''
 CONFIG_ARCH_VIRT=y
 CONFIG_SMP=y
+# SPARSEMEM, not FLATMEM: 256M sections, so that the top of RAM the kernel
+# does not manage (above lowmem, with the first pool) has no memory map
+# at all, and a struct page made up for it points at nothing
+CONFIG_SPARSEMEM_MANUAL=y
 # the e2e boot's init is an armhf program: hard-float, so VFP
 CONFIG_VFP=y
 CONFIG_PCI_HOST_GENERIC=y
