@@ -64,7 +64,7 @@ mkdir -p "$CACHE/e2e"
 work=$(mktemp -d "$CACHE/e2e/$name.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cross=$(cross_of "$arch")
-"${cross}gcc" -static -O2 -Wall -Wextra -Werror -o "$work/init" \
+"${cross}gcc" -static -pthread -O2 -Wall -Wextra -Werror -o "$work/init" \
 	"$TOP/scripts/e2e/odirect.c" "$TOP/scripts/e2e/coherent_buf.c" ||
 	fail "the init program did not build"
 gcc -O2 -o "$work/gen_init_cpio" "$SRC/usr/gen_init_cpio.c" ||

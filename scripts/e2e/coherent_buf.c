@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -32,7 +33,7 @@
 #define KMEMLEAK	"/sys/kernel/debug/kmemleak"
 
 static long page;
-static sigjmp_buf jump;
+static __thread sigjmp_buf jump;	/* each thread catches its own SIGBUS */
 
 int write_file(const char *path, const char *val);	/* odirect.c */
 
@@ -224,6 +225,88 @@ static int rebind_maps_a_new_buffer(void)
 }
 
 /*
+ * Threads fault the mapping, writing page after page, while the driver is
+ * unbound under them; once the unbind has returned, every access of every
+ * thread gets SIGBUS.  Repeated, with the unbind at different moments, so
+ * that faults run into the revoke at different points (KASAN, lockdep and
+ * the kmemleak case after this one watch the kernel side).
+ */
+#define RACE_THREADS	3
+#define RACE_ROUNDS	20
+#define RACE_LEN	(64 << 10)	/* the sample's buffer */
+
+struct racer {
+	pthread_t thread;
+	volatile unsigned char *p;
+	size_t pages;
+	int ok;
+};
+
+static volatile int revoked;
+
+static void *race(void *arg)
+{
+	struct racer *r = arg;
+	unsigned long i = 0;
+
+	while (!__atomic_load_n(&revoked, __ATOMIC_ACQUIRE)) {
+		volatile unsigned char *q = r->p + (i++ % r->pages) * page;
+
+		if (!sigsetjmp(jump, 1))
+			*q = *q + 1;
+	}
+	r->ok = peek(r->p) == -1 && peek(r->p + (r->pages - 1) * page) == -1;
+	return NULL;
+}
+
+static int faults_race_the_revoke(void)
+{
+	struct racer r[RACE_THREADS];
+	int round, t, fd, ok = 1;
+	unsigned char *p;
+
+	for (round = 0; round < RACE_ROUNDS && ok; round++) {
+		fd = open(DEV, O_RDWR);
+		if (fd < 0) {
+			say("error: open " DEV ": %s", strerror(errno));
+			return 0;
+		}
+		p = map(fd, RACE_LEN, 0);
+		if (!p) {
+			close(fd);
+			return 0;
+		}
+		revoked = 0;
+		for (t = 0; t < RACE_THREADS; t++) {
+			r[t].p = p;
+			r[t].pages = RACE_LEN / page;
+			r[t].ok = 0;
+			if (pthread_create(&r[t].thread, NULL, race, &r[t])) {
+				say("error: pthread_create");
+				return 0;
+			}
+		}
+		usleep(1000 * (round % 5));
+		if (write_file(DRIVER "unbind", NAME))
+			ok = 0;
+		__atomic_store_n(&revoked, 1, __ATOMIC_RELEASE);
+		for (t = 0; t < RACE_THREADS; t++) {
+			pthread_join(r[t].thread, NULL);
+			if (!r[t].ok) {
+				say("round %d: thread %d could still reach the buffer after the unbind",
+				    round, t);
+				ok = 0;
+			}
+		}
+		munmap(p, RACE_LEN);
+		close(fd);
+		if (write_file(DRIVER "bind", NAME))
+			ok = 0;
+	}
+	return ok;
+}
+
+/*
  * kmemleak reports an object that no scan found a pointer to only if it
  * was older than 5 s (MSECS_MIN_AGE) when the scan started and its
  * contents did not change since the previous scan.  Scan and clear before
@@ -285,14 +368,15 @@ int coherent_buf_suite(int n)
 		"partial_munmap_keeps_the_rest",
 		"unbind_revokes_every_mapping",
 		"rebind_maps_a_new_buffer",
+		"faults_race_the_revoke",
 		"kmemleak_finds_nothing_left_behind",
 	};
 	struct sigaction sa = { .sa_handler = on_sigbus };
-	int ok[6] = { 0 }, fd, i, all = 1, kmemleak, cleared = 0;
+	int ok[7] = { 0 }, fd, i, all = 1, kmemleak, cleared = 0;
 
 	page = sysconf(_SC_PAGESIZE);
 	sigaction(SIGBUS, &sa, NULL);
-	printf("    KTAP version 1\n    # Subtest: e2e_coherent_buf\n    1..6\n");
+	printf("    KTAP version 1\n    # Subtest: e2e_coherent_buf\n    1..7\n");
 	fflush(stdout);
 	kmemleak = !access(KMEMLEAK, F_OK);
 	if (kmemleak)
@@ -307,19 +391,20 @@ int coherent_buf_suite(int n)
 		ok[3] = unbind_revokes_every_mapping(fd);
 		close(fd);
 		ok[4] = ok[3] && rebind_maps_a_new_buffer();
+		ok[5] = ok[4] && faults_race_the_revoke();
 	}
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 6; i++) {
 		printf("    %s %d %s\n", ok[i] ? "ok" : "not ok", i + 1, names[i]);
 		all &= ok[i];
 	}
 	fflush(stdout);
 	if (!kmemleak) {
-		printf("    ok 6 %s # SKIP kmemleak is not on (CONFIG_DEBUG_KMEMLEAK)\n",
-		       names[5]);
+		printf("    ok 7 %s # SKIP kmemleak is not on (CONFIG_DEBUG_KMEMLEAK)\n",
+		       names[6]);
 	} else {
-		ok[5] = cleared && kmemleak_finds_nothing_left_behind();
-		printf("    %s 6 %s\n", ok[5] ? "ok" : "not ok", names[5]);
-		all &= ok[5];
+		ok[6] = cleared && kmemleak_finds_nothing_left_behind();
+		printf("    %s 7 %s\n", ok[6] ? "ok" : "not ok", names[6]);
+		all &= ok[6];
 	}
 	printf("%s %d e2e_coherent_buf\n", all ? "ok" : "not ok", n);
 	fflush(stdout);
