@@ -68,7 +68,9 @@ def recipients(path):
     """(To, Cc) from get_maintainer.pl --roles output."""
     to, cc = [], []
     for line in open(path):
-        m = re.match(r'^(.*\S)\s+\((.*)\)\s*$', line)
+        # The person ends at the first " (": a role may hold parentheses
+        # of its own, "maintainer:MEDIA INPUT INFRASTRUCTURE (V4L/DVB)".
+        m = re.match(r'^(.*?\S)\s+\((.*)\)\s*$', line)
         if not m:
             continue
         who, role = m.groups()

@@ -15,7 +15,8 @@ the exact error and the exit status:
   - baseline files (kunit/baseline/): one of another package version, a
     malformed one, a truncated one, one left by an interrupted write;
   - the test plan of a cover letter: a section ends at a blank line
-    (cover-letter.py).
+    (cover-letter.py), and a role in parentheses of its own keeps the
+    person whole.
 KTAP is read with kunit.py's parser from the cached kernel tree
 (KUNIT_TOOLS).
 """
@@ -624,6 +625,21 @@ class CoverLetterPlan(unittest.TestCase):
             rows = mod.test_plan(plan.name, ['lib/'])
         self.assertEqual(rows, ['', '  lib/a_kunit.c (CONFIG_A)',
                                 '    a.one: x86_64 arm'])
+
+    def test_a_role_with_parentheses_keeps_the_person_whole(self):
+        import importlib.util
+        spec = importlib.util.spec_from_file_location(
+            'cover_letter', os.path.join(SCRIPTS, 'cover-letter.py'))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        with tempfile.NamedTemporaryFile('w', suffix='.roles') as roles:
+            roles.write('A B <a@example.org> (maintainer:MEDIA INPUT '
+                        'INFRASTRUCTURE (V4L/DVB))\n'
+                        'list@example.org (open list)\n')
+            roles.flush()
+            to, cc = mod.recipients(roles.name)
+        self.assertEqual(to, ['A B <a@example.org>'])
+        self.assertEqual(cc, ['list@example.org'])
 
 
 if __name__ == '__main__':
