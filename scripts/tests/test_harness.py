@@ -605,12 +605,17 @@ class Harness(unittest.TestCase):
 class CoverLetterPlan(unittest.TestCase):
     """The test plan of a topic's cover letter (scripts/cover-letter.py)."""
 
-    def test_a_section_ends_at_a_blank_line(self):
+    @staticmethod
+    def cover_letter():
         import importlib.util
         spec = importlib.util.spec_from_file_location(
             'cover_letter', os.path.join(SCRIPTS, 'cover-letter.py'))
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
+        return mod
+
+    def test_a_section_ends_at_a_blank_line(self):
+        mod = self.cover_letter()
         with tempfile.NamedTemporaryFile('w', suffix='.plan') as plan:
             plan.write('# lib/a_kunit.c (CONFIG_A)\n'
                        '# More words (not a section).\n'
@@ -627,11 +632,7 @@ class CoverLetterPlan(unittest.TestCase):
                                 '    a.one: x86_64 arm'])
 
     def test_a_role_with_parentheses_keeps_the_person_whole(self):
-        import importlib.util
-        spec = importlib.util.spec_from_file_location(
-            'cover_letter', os.path.join(SCRIPTS, 'cover-letter.py'))
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
+        mod = self.cover_letter()
         with tempfile.NamedTemporaryFile('w', suffix='.roles') as roles:
             roles.write('A B <a@example.org> (maintainer:MEDIA INPUT '
                         'INFRASTRUCTURE (V4L/DVB))\n'
