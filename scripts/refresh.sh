@@ -8,8 +8,9 @@
 # of a topic listed later, or one that does not apply to the baseline
 # alone, is named and nothing is written.
 #
-# Each topic gets its patches (git format-patch), its series, and its
-# cover letter, 0000-cover-letter.patch, whose subject and text are kept
+# Each topic gets its patches (git format-patch, numbered "[PATCH n/N]"
+# as a series is mailed), its series, and its cover letter,
+# 0000-cover-letter.patch ("[PATCH 0/N]"), whose subject and text are kept
 # from the one it replaces (scripts/cover-letter.py) and which names the
 # maintainers and lists (scripts/get_maintainer.pl), the base commit and
 # the topic's KUnit cases from kunit/plan.  The output is stable (zero
@@ -105,14 +106,14 @@ for t in "${topics[@]}"; do
 		"${wgit[@]}" cherry-pick --abort >/dev/null 2>&1 || true
 		die "topic $t does not apply to the baseline by itself (above); nothing was written"
 	}
-	"${wgit[@]}" format-patch -q --zero-commit --no-signature -N --no-renames \
+	"${wgit[@]}" format-patch -q --zero-commit --no-signature --numbered --no-renames \
 		-o "$out" baseline..HEAD
 	(cd "$out" && ls -1 -- *.patch) >"$out/series"
 	# The cover letter, as "git format-patch --cover-letter --base" writes
 	# it, with the subject and text of the one it replaces.
 	"${wgit[@]}" -c user.name="$("${wgit[@]}" log -1 --format=%an)" \
 		-c user.email="$("${wgit[@]}" log -1 --format=%ae)" \
-		format-patch -q --zero-commit --no-signature -N --no-renames \
+		format-patch -q --zero-commit --no-signature --numbered --no-renames \
 		--cover-letter --base=baseline -o "$tmp/cover/$t" baseline..HEAD
 	(cd "$wt" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
 		--no-tree --roles "$out"/*.patch 2>/dev/null) >"$tmp/maintainers" || true
