@@ -10,9 +10,11 @@
 # The first is the top 1M of RAM, which the kernel does not manage, so it
 # has no struct page: without HIGHMEM (as here) the kernel manages only
 # lowmem, below 0x70000000 with the 3G/1G split, and mem=1023M keeps the
-# top 1M out of the memory map should HIGHMEM be enabled.  With SPARSEMEM
-# (below) that memory is in a section with no memory map at all.  The
-# second lies in lowmem, with struct pages.
+# top 1M out of the RAM it manages (with HIGHMEM and FLATMEM that would
+# not be enough: ARM keeps struct pages for every 4M pageblock that
+# memory overlaps, which is why arm-lpae.py leaves 4M out).  With
+# SPARSEMEM (below) that memory is in a section with no memory map at
+# all.  The second lies in lowmem, with struct pages.
 #
 # highmem=off: QEMU's default places the PCIe ECAM above 4G, which a
 # kernel without LPAE cannot map ("can't claim ECAM area"), and the PCI

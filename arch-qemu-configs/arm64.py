@@ -8,10 +8,11 @@
 # 16-byte granularity, while generic mode checks every access against
 # byte-exact shadow memory.
 #
-# Device-local memory for the dma_coherent_pool suite: arm64 builds
-# OF_RESERVED_MEM, which selects DMA_DECLARE_COHERENT, and the pools are
-# declared in the device tree as on arm (dtb.py).  mem=896M keeps the top
-# 128M of the 1G out of the memory map: arm64 (SPARSEMEM_VMEMMAP) has
+# Device-local memory for the dma_coherent_pool suite: arm64 selects
+# OF_EARLY_FLATTREE, which selects DMA_DECLARE_COHERENT and gives
+# OF_RESERVED_MEM, and the pools are declared in the device tree as on
+# arm (dtb.py).  mem=896M keeps the top 128M of the 1G out of the memory
+# map: arm64 (SPARSEMEM_VMEMMAP) has
 # struct pages, and pfn_valid(), for whole 128M sections of early memory,
 # so the hole must be a whole section for the pool at its top to have no
 # struct page.
