@@ -6,7 +6,8 @@
 #
 # Device-local memory for the dma_coherent_pool, dma_coherent_mmap and
 # dma_coherent_buf suites, declared as boards declare it: the guest boots
-# with QEMU's own device tree plus two "shared-dma-pool" reserved-memory regions (dtb.py).
+# with QEMU's own device tree plus two "shared-dma-pool" reserved-memory
+# regions (dtb.py).
 # The first is the top 1M of RAM, which the kernel does not manage, so it
 # has no struct page: without HIGHMEM (as here) the kernel manages only
 # lowmem, below 0x70000000 with the 3G/1G split, and mem=1023M keeps the
