@@ -16,6 +16,10 @@
 # struct pages, and pfn_valid(), for whole 128M sections of early memory,
 # so the hole must be a whole section for the pool at its top to have no
 # struct page.
+#
+# Two NUMA nodes (numa-node-id in QEMU's device tree): node 0 with both
+# CPUs and the first 768M, node 1 with the rest and no CPU, of which
+# mem=896M leaves 128M; mm_page_order allocates from it.
 import importlib.util
 import os
 
@@ -33,13 +37,18 @@ with open(os.path.join(_here, 'e2e.config')) as f:
 	E2E = f.read()
 
 QEMU_PARAMS = ['-machine', 'virt', '-cpu', 'cortex-a57', '-m', '1G',
-	       '-smp', '2']
+	       '-smp', '2',
+	       '-object', 'memory-backend-ram,id=m0,size=768M',
+	       '-object', 'memory-backend-ram,id=m1,size=256M',
+	       '-numa', 'node,nodeid=0,cpus=0-1,memdev=m0',
+	       '-numa', 'node,nodeid=1,memdev=m1']
 # The DTB describes the machine these parameters make.
 DTB = dtb.make_dtb('aarch64', QEMU_PARAMS, 0x80000000)
 
 QEMU_ARCH = QemuArchParams(linux_arch='arm64',
 			   kconfig='''
 CONFIG_SMP=y
+CONFIG_NUMA=y
 CONFIG_PCI_HOST_GENERIC=y
 CONFIG_SERIAL_AMBA_PL010=y
 CONFIG_SERIAL_AMBA_PL010_CONSOLE=y

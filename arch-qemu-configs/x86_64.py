@@ -2,6 +2,11 @@
 # plus the kernel's runtime checkers (checkers.config) and what the
 # end-to-end boot needs (e2e.config), two CPUs and
 # panic_on_warn=1, so that any WARN fails the run by itself.
+#
+# Two NUMA nodes (ACPI SRAT): node 0 with both CPUs and 768M, node 1 with
+# the other 256M of kunit.py's 1024M and no CPU, which the kernel uses
+# when asked for that node or when node 0 runs short; mm_page_order
+# allocates from it.
 import os
 
 from ..qemu_config import QemuArchParams
@@ -20,10 +25,15 @@ CONFIG_SERIAL_8250_CONSOLE=y
 # interrupt to it here (ACPI _PRT evaluation fails, and there is no PIRQ
 # table), so it needs MSI-X
 CONFIG_PCI_MSI=y
+CONFIG_NUMA=y
 ''' + CHECKERS + E2E,
 			   qemu_arch='x86_64',
 			   kernel_path='arch/x86/boot/bzImage',
 			   kernel_command_line='console=ttyS0 panic_on_warn=1',
 			   # qboot is faster than SeaBIOS and doesn't mess up
 			   # the terminal.
-			   extra_qemu_params=['-bios', 'qboot.rom', '-smp', '2'])
+			   extra_qemu_params=['-bios', 'qboot.rom', '-smp', '2',
+					      '-object', 'memory-backend-ram,id=m0,size=768M',
+					      '-object', 'memory-backend-ram,id=m1,size=256M',
+					      '-numa', 'node,nodeid=0,cpus=0-1,memdev=m0',
+					      '-numa', 'node,nodeid=1,memdev=m1'])

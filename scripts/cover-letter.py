@@ -2,7 +2,7 @@
 """Make the cover letter of a topic series from a freshly generated one.
 
 usage: cover-letter.py NEW [OLD] [BASE] [DATE] [--plan PLAN --topic-paths
-                       "PATH..."] [--maintainers FILE]
+                       "PATH..."] [--maintainers FILE] [--recipients FILE]
 
 NEW is "git format-patch --cover-letter --base" output, with its
 "*** SUBJECT HERE ***" and "*** BLURB HERE ***" placeholders.  The
@@ -17,8 +17,11 @@ With --plan and --topic-paths, the text ends with the topic's test plan:
 the rows of PLAN (kunit/plan) whose section names a file under one of
 the topic's paths.  With --maintainers, the output of
 "scripts/get_maintainer.pl --roles" on the topic's patches, the letter
-gets To: (the M: entries) and Cc: (reviewers and lists) headers.  Both are
-made anew on every refresh.  The result goes to stdout.
+gets To: (the M: entries) and Cc: (reviewers and lists) headers.  With
+--recipients, a topic's kernel-patches/TOPIC/recipients adds those that
+get_maintainer.pl cannot know of, one "To: WHO" or "Cc: WHO" line each,
+"#" starting a comment (the reason); nobody is named twice, and To wins.
+Both are made anew on every refresh.  The result goes to stdout.
 """
 import argparse
 import re
@@ -81,6 +84,34 @@ def recipients(path):
     return to, cc
 
 
+def added_recipients(path):
+    """(To, Cc) of a recipients file: "To: WHO" and "Cc: WHO" lines."""
+    to, cc = [], []
+    for n, line in enumerate(open(path), 1):
+        line = line.split('#', 1)[0].strip()
+        if not line:
+            continue
+        m = re.match(r'^(To|Cc):\s*(\S.*)$', line)
+        if not m:
+            sys.exit(f'{path}:{n}: expected "To: WHO" or "Cc: WHO"')
+        (to if m.group(1) == 'To' else cc).append(m.group(2))
+    return to, cc
+
+
+def merge(to, cc, more_to, more_cc):
+    """To and Cc with the added people, each named once, To first."""
+    def address(who):
+        m = re.search(r'<([^>]+)>', who)
+        return (m.group(1) if m else who).lower()
+    out_to, out_cc, seen = [], [], set()
+    for who, where in [(w, out_to) for w in to + more_to] + \
+            [(w, out_cc) for w in cc + more_cc]:
+        if address(who) not in seen:
+            seen.add(address(who))
+            where.append(who)
+    return out_to, out_cc
+
+
 def header(name, people):
     return f'{name}: ' + ',\n    '.join(people) + '\n' if people else ''
 
@@ -94,6 +125,7 @@ def main():
     ap.add_argument('--plan')
     ap.add_argument('--topic-paths', default='')
     ap.add_argument('--maintainers')
+    ap.add_argument('--recipients')
     a = ap.parse_args()
     new = open(a.new).read()
     subject = blurb = None
@@ -117,8 +149,10 @@ def main():
     if a.date:
         new = re.sub(r'^Date: .*$', 'Date: ' + a.date, new, count=1,
                      flags=re.M)
-    if a.maintainers:
-        to, cc = recipients(a.maintainers)
+    if a.maintainers or a.recipients:
+        to, cc = recipients(a.maintainers) if a.maintainers else ([], [])
+        if a.recipients:
+            to, cc = merge(to, cc, *added_recipients(a.recipients))
         head, sep, body = new.partition('\n\n')
         head = re.sub(r'^(To|Cc): .*(\n[ \t].*)*\n?', '', head + '\n',
                       flags=re.M).rstrip('\n')

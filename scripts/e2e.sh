@@ -6,9 +6,10 @@
 # scripts/e2e/odirect.c (with coherent_buf.c), built static with Debian's
 # libc for that arch.  init writes and reads back E2E_MIB MiB (default 16)
 # with O_DIRECT at each fragmentation level of LEVELS (percent of filled
-# memory that stays allocated, default "0"), sums the disk's
-# block_rq_map_sg tracepoint with hist triggers, prints KTAP (suite e2e_odirect)
-# and "# bench:" lines, then maps, forks, mremaps and unbinds the
+# memory that stays allocated, default "0"), counts pages and scatterlist
+# entries with hist triggers on block_rq_issue and on a kretprobe event on
+# __blk_rq_map_sg, prints KTAP (suite e2e_odirect) and "# bench:" lines,
+# then maps, forks, mremaps and unbinds the
 # dma_coherent_buf sample driver (suite e2e_coherent_buf), and powers off.
 #
 # Results, like those of run-kunit.sh, under the name ARCH-e2e (E2E_NAME=

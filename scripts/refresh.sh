@@ -117,11 +117,15 @@ for t in "${topics[@]}"; do
 		--cover-letter --base=baseline -o "$tmp/cover/$t" baseline..HEAD
 	(cd "$wt" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
 		--no-tree --roles "$out"/*.patch 2>/dev/null) >"$tmp/maintainers" || true
+	# Recipients get_maintainer.pl does not find, with the reason.
+	recipients=
+	[ ! -f "$PATCHES/$t/recipients" ] || recipients=$PATCHES/$t/recipients
 	python3 "$TOP/scripts/cover-letter.py" "$tmp/cover/$t/0000-cover-letter.patch" \
 		"$PATCHES/$t/0000-cover-letter.patch" "$base" \
 		"$("${wgit[@]}" log -1 --format=%aD)" \
 		--plan "$TOP/kunit/plan" --topic-paths "$(topic_paths "$t" | tr '\n' ' ')" \
-		--maintainers "$tmp/maintainers" >"$out/0000-cover-letter.patch"
+		--maintainers "$tmp/maintainers" \
+		${recipients:+--recipients "$recipients"} >"$out/0000-cover-letter.patch"
 done
 
 for t in "${topics[@]}"; do

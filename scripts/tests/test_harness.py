@@ -642,6 +642,30 @@ class CoverLetterPlan(unittest.TestCase):
         self.assertEqual(to, ['A B <a@example.org>'])
         self.assertEqual(cc, ['list@example.org'])
 
+    def test_added_recipients_are_named_once_and_to_wins(self):
+        mod = self.cover_letter()
+        with tempfile.NamedTemporaryFile('w', suffix='.recipients') as f:
+            f.write('# who get_maintainer.pl misses\n'
+                    'To: C D <c@example.org>  # no MAINTAINERS entry\n'
+                    'Cc: list@example.org\n'
+                    'Cc: A B <A@example.org>\n'
+                    'Cc: kunit@example.org\n')
+            f.flush()
+            to, cc = mod.merge(['A B <a@example.org>'],
+                               ['list@example.org'],
+                               *mod.added_recipients(f.name))
+        self.assertEqual(to, ['A B <a@example.org>', 'C D <c@example.org>'])
+        self.assertEqual(cc, ['list@example.org', 'kunit@example.org'])
+
+    def test_a_bad_recipients_line_is_named(self):
+        mod = self.cover_letter()
+        with tempfile.NamedTemporaryFile('w', suffix='.recipients') as f:
+            f.write('To: C D <c@example.org>\nBcc: e@example.org\n')
+            f.flush()
+            with self.assertRaises(SystemExit) as e:
+                mod.added_recipients(f.name)
+        self.assertIn(':2: expected', str(e.exception))
+
 
 if __name__ == '__main__':
     unittest.main(verbosity=2)
