@@ -468,8 +468,6 @@ int main(void)
 	snprintf(issue_trigger, sizeof(issue_trigger),
 		 "hist:keys=dev:vals=bytes if dev == %u && bytes > 0",
 		 major(st.st_rdev) << 20 | minor(st.st_rdev));
-	if (define_probe())
-		r.counted = 0;
 	list = strdup(levels ? levels : "0");
 	for (tok = strtok(list, ","); tok; tok = strtok(NULL, ","))
 		run_level(atoi(tok), size, &r);
