@@ -23,41 +23,6 @@ rc=0
 levels=${BENCH_LEVELS:-0,25,50,75,90,95,99}
 boots=${BENCH_BOOTS:-3}
 
-# The kernel of the series with PATCH... on top, for ARCH, in
-# $CACHE/build/NAME-ARCH.  A patch that does not apply is named.
-# usage: variant_build NAME ARCH PATCH...
-variant_build() {
-	local name=$1 arch=$2 exp=$CACHE/experiment commit p
-	shift 2
-	commit=$("$TOP/scripts/apply.sh" --commit)
-	lock exclusive
-	if ! git -C "$exp" rev-parse --git-dir >/dev/null 2>&1; then
-		rm -rf "$exp"
-		cgit worktree prune
-		cgit worktree add -q --detach "$exp" "$commit"
-	fi
-	local egit=(git -C "$exp" -c user.name=dmatopics
-		    -c user.email=dmatopics@localhost -c advice.detachedHead=false)
-	"${egit[@]}" am --abort >/dev/null 2>&1 || true
-	"${egit[@]}" checkout -q -f --detach "$commit"
-	for p in "$@"; do
-		if ! "${egit[@]}" am -q "$p"; then
-			"${egit[@]}" am --abort >/dev/null 2>&1 || true
-			lock shared
-			echo "error: $p does not apply to baseline + series" >&2
-			return 1
-		fi
-	done
-	lock shared
-	# A new build directory starts as a copy of the one of make kunit:
-	# kbuild then rebuilds what differs.
-	[ -d "$CACHE/build/$name-$arch" ] || [ ! -d "$CACHE/build/$arch" ] ||
-		seed_build "$CACHE/build/$arch" "$CACHE/build/$name-$arch"
-	our_kunit_args "$arch" "$CACHE/build/$name-$arch"
-	(cd "$exp" && PATH=$TOP/scripts/tty:$PATH \
-		python3 tools/testing/kunit/kunit.py build --jobs "$(nproc)" "${KARGS[@]}")
-}
-
 # Boot ARCH's kernel with the e2e init at LEVELS, as E2E_NAME: the series'
 # kernel of make kunit (BUILD=1 builds it first), or the one in BUILD_DIR.
 # usage: boot BUILD ARCH LEVELS E2E_NAME [BUILD_DIR]

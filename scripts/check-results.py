@@ -212,16 +212,21 @@ def read_status(arch):
         return f'not run: no results of {arch} (make kunit ARCH={arch})'
 
 
-def read_configs(path, errors):
-    """results/configs.tsv rows, with an error for each that failed."""
+def read_configs(path, errors, stage=None):
+    """results/configs.tsv rows, with an error for each that failed.
+
+    With STAGE (a name for messages), a file of that stage with the same
+    columns and no "# complete" line (results/rfc.tsv).
+    """
     rows = []
     if not os.path.exists(path):
-        errors.append(f'no {path}: the configuration stage did not run')
+        errors.append(f'no {path}: {stage or "the configuration stage"} '
+                      'did not run')
         return rows
     with open(path) as f:
         head = f.readline().rstrip('\n').split('\t')
         lines = f.read().splitlines()
-        if not lines or lines[-1] != '# complete':
+        if stage is None and (not lines or lines[-1] != '# complete'):
             errors.append('the configuration stage stopped before it '
                           f'finished ({path} is incomplete)')
         for line in lines:
@@ -255,6 +260,8 @@ def main():
     ap.add_argument('--filter', default='')
     ap.add_argument('--configs', action='store_true',
                     help='also judge results/configs.tsv')
+    ap.add_argument('--rfc', action='store_true',
+                    help='also judge results/rfc.tsv (scripts/rfc.sh)')
     ap.add_argument('--absent-options', default='',
                     help='options of the topic series left out (TOPICS): '
                     'the plan rows of their sections are not expected')
@@ -277,6 +284,9 @@ def main():
         errors += check_arch(arch, plan, args.filter, table, missing)
     configs = read_configs(os.path.join(RESULTS, 'configs.tsv'), errors) \
         if args.configs else []
+    if args.rfc:
+        configs += read_configs(os.path.join(RESULTS, 'rfc.tsv'), errors,
+                                'the RFC stage (scripts/rfc.sh)')
 
     lines = ['| suite | ' + ' | '.join(arches) + ' |',
              '|---|' + '---|' * len(arches)]

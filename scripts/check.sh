@@ -3,8 +3,9 @@
 # KUnit suites on the arches given (x86_64, arm, arm-lpae: 32-bit ARM with
 # LPAE, arm64), each but arm-lpae followed by its end-to-end boot
 # (scripts/e2e.sh); alongside them, the harness self-test and the
-# configuration stage of the tier (scripts/configs.sh); then the results
-# against kunit/plan.  TIER=check (make check, the gate; default arches
+# configuration stage of the tier (scripts/configs.sh); with TIER=full,
+# the RFCs of kernel-patches/rfc/ on x86_64 (scripts/rfc.sh); then the
+# results against kunit/plan.  TIER=check (make check, the gate; default arches
 # x86_64 arm um) or TIER=full (make check-full; default every arch and um).
 # The last line is "N passed, N failed, N skipped" over every KUnit run;
 # the exit status is non-zero on any failure.
@@ -36,7 +37,7 @@ for arch in "${runs[@]}"; do
 	rm -f "$RESULTS/$arch".{json,log,version,ktap,junit.xml}
 	echo "not run: make check stopped before this arch ran" >"$RESULTS/$arch.status"
 done
-rm -rf "$RESULTS/configs" "$RESULTS/configs.tsv" "$RESULTS/summary.md"
+rm -rf "$RESULTS/configs" "$RESULTS/configs.tsv" "$RESULTS/rfc" "$RESULTS/rfc.tsv" "$RESULTS/summary.md"
 "$TOP/scripts/deps.sh" "$@" "${config_arches[@]}"
 
 stage() {	# stage NAME COMMAND...: run and time one stage
@@ -113,7 +114,14 @@ done
 collect selftest || rc=1
 collect lint-ci || rc=1
 [ ${#config_arches[@]} -eq 0 ] || collect configs || rc=1
+# make check-full, where it runs x86_64: the RFCs of kernel-patches/rfc/
+# on top of the series (scripts/rfc.sh), after the stages that share the
+# tree, as it changes the variants' worktree.
 args=(--arch-list "${runs[*]}" --tier "$TIER" --absent-options "$(absent_symbols)")
+if [ "$TIER" = full ] && [[ " $* " == *" x86_64 "* ]] && [ -z "${TOPICS:-}" ]; then
+	stage rfc "$TOP/scripts/rfc.sh" x86_64 || rc=1
+	args+=(--rfc)
+fi
 [ $rc -eq 0 ] || echo "error: a stage failed (see above and $RESULTS/stages.tsv)"
 "$TOP/scripts/check-results.py" "${args[@]}" \
 	$([ ${#config_arches[@]} -eq 0 ] || echo --configs) || rc=1

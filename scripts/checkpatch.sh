@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Run the tree's scripts/checkpatch.pl --strict on every patch of the series.
+# Run the tree's scripts/checkpatch.pl --strict on every patch of the series
+# and of the RFCs (kernel-patches/rfc/).
 # Fails on any error, warning or check, except the message types listed for
 # a patch in kernel-patches/checkpatch-exceptions ("<topic>/<patch> <TYPE>
 # <why>"), and checks that every topic has a cover letter of its own.
@@ -39,7 +40,7 @@ while read -r f; do
 		echo "$out" | sed 's/^/    /'
 		bad=$((bad + 1))
 	fi
-done < <(series_files)
+done < <(series_files; for r in $(rfc_list); do rfc_files "$r"; done)
 # An exception for a patch that is no longer in the series is stale.
 if [ -f "$exceptions" ]; then
 	for p in $(awk '!/^#/ && NF { print $1 }' "$exceptions"); do

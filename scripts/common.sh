@@ -222,6 +222,28 @@ series_files() {
 	done
 }
 
+# The RFCs: the directories of kernel-patches/rfc/, each with its series
+# of patches that go on top of the merge set and are never part of it.
+rfc_list() {
+	local d
+	for d in "$PATCHES"/rfc/*/; do
+		[ -d "$d" ] && basename "$d"
+	done
+	return 0
+}
+
+# The patch files of RFC NAME, in the order of its series; a missing
+# series or patch stops here, named.  usage: rfc_files NAME
+rfc_files() {
+	local d=$PATCHES/rfc/$1 p
+	[ -f "$d/series" ] || die "RFC $1: kernel-patches/rfc/$1/series is missing"
+	while read -r p; do
+		case "$p" in '' | '#'*) continue ;; esac
+		[ -f "$d/$p" ] || die "RFC $1: its series lists $p, but kernel-patches/rfc/$1/$p does not exist"
+		echo "$d/$p"
+	done <"$d/series"
+}
+
 # The name of a patch file as kernel-patches/ names it: TOPIC/FILE.
 patch_name() {
 	echo "${1#"$PATCHES"/}"
@@ -385,6 +407,50 @@ base_worktree() {
 		cgit rev-parse baseline >"$BASE.state"
 	fi
 	exec {fd}>&-
+}
+
+# The kernel of the series with PATCH... on top, for ARCH, in
+# $CACHE/build/NAME-ARCH.  A patch that does not apply is named.
+# usage: variant_build NAME ARCH PATCH...
+variant_build() {
+	local name=$1 arch=$2 exp=$CACHE/experiment commit p
+	shift 2
+	commit=$("$TOP/scripts/apply.sh" --commit)
+	lock exclusive
+	if ! git -C "$exp" rev-parse --git-dir >/dev/null 2>&1; then
+		rm -rf "$exp"
+		cgit worktree prune
+		cgit worktree add -q --detach "$exp" "$commit"
+	fi
+	local egit=(git -C "$exp" -c user.name=dmatopics
+		    -c user.email=dmatopics@localhost -c advice.detachedHead=false)
+	"${egit[@]}" am --abort >/dev/null 2>&1 || true
+	"${egit[@]}" checkout -q -f --detach "$commit"
+	for p in "$@"; do
+		if ! "${egit[@]}" am -q "$p"; then
+			"${egit[@]}" am --abort >/dev/null 2>&1 || true
+			lock shared
+			echo "error: kernel-patches/$(patch_name "$p") does not apply to baseline + series" >&2
+			return 1
+		fi
+	done
+	lock shared
+	# A new build directory starts as a copy of another variant's (built
+	# in the same worktree, so kbuild rebuilds only what differs), else
+	# of make kunit's (another tree: kbuild rebuilds it all).
+	local seed
+	if [ ! -d "$CACHE/build/$name-$arch" ]; then
+		for seed in "$CACHE"/build/*-"$arch"/.dmatopics-variant "$CACHE/build/$arch/."; do
+			[ -e "$seed" ] || continue
+			seed_build "$(dirname "$seed")" "$CACHE/build/$name-$arch"
+			break
+		done
+	fi
+	: >"$CACHE/build/$name-$arch/.dmatopics-variant" 2>/dev/null ||
+		{ mkdir -p "$CACHE/build/$name-$arch" && : >"$CACHE/build/$name-$arch/.dmatopics-variant"; }
+	our_kunit_args "$arch" "$CACHE/build/$name-$arch"
+	(cd "$exp" && PATH=$TOP/scripts/tty:$PATH \
+		python3 tools/testing/kunit/kunit.py build --jobs "$(nproc)" "${KARGS[@]}")
 }
 
 # kunit.py's default run (KUNIT_ALL_TESTS, no fragment of ours) on the

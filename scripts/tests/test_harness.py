@@ -6,6 +6,8 @@ fixtures/) in a scratch cache whose "kernel tree" is one file, and checks
 the exact error and the exit status:
   - a corrupted patch, a series naming a missing file, a topic without
     a series or a directory, two topics that conflict, TOPICS (apply.sh);
+  - an RFC that does not apply, and one whose series names a missing
+    patch (rfc.sh);
   - stale results of an earlier run (run-kunit.sh, check-results.py);
   - KTAP logs with a crash in the middle, a timeout, an unplanned case, a
     skip with the wrong reason (check-results.py, kunit.py's parser);
@@ -170,6 +172,49 @@ class Harness(unittest.TestCase):
         self.assertIn('error: topic t: its series lists 0002-missing.patch, '
                       'but kernel-patches/t/0002-missing.patch does not '
                       'exist', r.stderr)
+
+    # scripts/rfc.sh: the RFCs of kernel-patches/rfc/
+
+    def rfc(self, name, *patches):
+        d = os.path.join(self.patches, 'rfc', name)
+        os.makedirs(d)
+        for n in patches:
+            if os.path.exists(os.path.join(FIX, 'patches', n)):
+                shutil.copy(os.path.join(FIX, 'patches', n), d)
+        with open(os.path.join(d, 'series'), 'w') as f:
+            f.write(''.join(n + '\n' for n in patches))
+        with open(os.path.join(d, 'suite'), 'w') as f:
+            f.write('hello\n')
+
+    def rfc_row(self, name):
+        with open(os.path.join(self.results, 'rfc.tsv')) as f:
+            rows = [r for r in f if r.startswith(f'rfc-{name}\t')]
+        self.assertEqual(len(rows), 1, rows)
+        return rows[0].rstrip('\n').split('\t')
+
+    def test_an_rfc_that_does_not_apply_is_named_and_fails(self):
+        self.series(*GOOD)
+        self.rfc('r', '0002-corrupt.patch')
+        head = self.head()
+        r = self.run_script('rfc.sh', 'x86_64')
+        self.assertEqual(r.returncode, 1)
+        row = self.rfc_row('r')
+        self.assertEqual(row[1:3], ['x86_64', 'no'])
+        self.assertIn('0002-corrupt.patch does not apply to baseline + '
+                      'series', row[-1])
+        # The build tree is not touched.
+        self.assertEqual(self.head(), head)
+        self.assertEqual(git(self.src, 'status', '--porcelain'), '')
+
+    def test_an_rfc_naming_a_missing_patch_is_named_and_fails(self):
+        self.series(*GOOD)
+        self.rfc('r', '0003-missing.patch')
+        r = self.run_script('rfc.sh', 'x86_64')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('error: RFC r: its series lists 0003-missing.patch, '
+                      'but kernel-patches/rfc/r/0003-missing.patch does not '
+                      'exist', r.stderr)
+        self.assertEqual(self.rfc_row('r')[2], 'no')
 
     # the topic series
 
