@@ -34,13 +34,7 @@ KUNIT_ARCHES = ['x86_64', 'arm', 'arm-lpae', 'arm64']
 ARCHES = KUNIT_ARCHES + [f'{a}-e2e' for a in KUNIT_ARCHES]
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ktap import kunit_parser, parse, scan_ktap  # noqa: E402
-
-SPLAT = re.compile(
-    r'(BUG:|WARNING:|Oops|KASAN:|UBSAN:|Kernel panic'
-    r'|possible circular locking dependency|possible recursive locking'
-    r'|inconsistent lock state|suspicious RCU usage|rcu: INFO: .*detected stall'
-    r'|INFO: task .* blocked for more than)')
+from ktap import SPLAT, kunit_parser, parse, scan_ktap  # noqa: E402
 
 
 def parse_plan(path, absent=()):

@@ -209,17 +209,25 @@ topic_paths() {
 # blank lines of each series skipped).  A topic without a directory or a
 # series, or a series naming a missing file, stops here with its name.
 series_files() {
-	local topics t p
+	local topics t
 	topics=$(topic_list) || exit 1
 	for t in $topics; do
 		[ -d "$PATCHES/$t" ] || die "kernel-patches/topics lists $t, but kernel-patches/$t/ does not exist"
-		[ -f "$PATCHES/$t/series" ] || die "topic $t: kernel-patches/$t/series is missing"
-		while read -r p; do
-			case "$p" in '' | '#'*) continue ;; esac
-			[ -f "$PATCHES/$t/$p" ] || die "topic $t: its series lists $p, but kernel-patches/$t/$p does not exist"
-			echo "$PATCHES/$t/$p"
-		done <"$PATCHES/$t/series"
+		series_in "$t" "topic $t"
 	done
+}
+
+# The patch files kernel-patches/DIR/series lists, in its order (comments
+# and blank lines skipped).  A missing series or patch stops here, named
+# as WHAT.  usage: series_in DIR WHAT
+series_in() {
+	local d=$PATCHES/$1 p
+	[ -f "$d/series" ] || die "$2: kernel-patches/$1/series is missing"
+	while read -r p; do
+		case "$p" in '' | '#'*) continue ;; esac
+		[ -f "$d/$p" ] || die "$2: its series lists $p, but kernel-patches/$1/$p does not exist"
+		echo "$d/$p"
+	done <"$d/series"
 }
 
 # The RFCs: the directories of kernel-patches/rfc/, each with its series
@@ -232,16 +240,10 @@ rfc_list() {
 	return 0
 }
 
-# The patch files of RFC NAME, in the order of its series; a missing
-# series or patch stops here, named.  usage: rfc_files NAME
+# The patch files of RFC NAME, in the order of its series.
+# usage: rfc_files NAME
 rfc_files() {
-	local d=$PATCHES/rfc/$1 p
-	[ -f "$d/series" ] || die "RFC $1: kernel-patches/rfc/$1/series is missing"
-	while read -r p; do
-		case "$p" in '' | '#'*) continue ;; esac
-		[ -f "$d/$p" ] || die "RFC $1: its series lists $p, but kernel-patches/rfc/$1/$p does not exist"
-		echo "$d/$p"
-	done <"$d/series"
+	series_in "rfc/$1" "RFC $1"
 }
 
 # The name of a patch file as kernel-patches/ names it: TOPIC/FILE.

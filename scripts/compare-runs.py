@@ -19,7 +19,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ktap import parse_cases  # noqa: E402
+from ktap import parse_cases, status_counts  # noqa: E402
 import kunit_baseline  # noqa: E402
 
 
@@ -60,9 +60,7 @@ def main():
         else:
             off.append(sym)
     ours = sorted({s for s, _ in new} - {s for s, _ in base})
-    counts = [sum(st == w for st in new.values())
-              for w in ('SUCCESS', 'FAILURE', 'SKIPPED')]
-    counts[1] = len(new) - counts[0] - counts[2]
+    counts = status_counts(new)
     note = (f'{len(new)} cases ({len(base)} on the baseline); '
             f'new suites: {", ".join(ours) or "none"}; '
             f'on: {" ".join(on) or "none"}; '

@@ -34,6 +34,22 @@ def parse_cases(log):
     return cases, crashed
 
 
+# A kernel splat on the console: any of these fails a run.
+SPLAT = re.compile(
+    r'(BUG:|WARNING:|Oops|KASAN:|UBSAN:|Kernel panic'
+    r'|possible circular locking dependency|possible recursive locking'
+    r'|inconsistent lock state|suspicious RCU usage|rcu: INFO: .*detected stall'
+    r'|INFO: task .* blocked for more than)')
+
+
+def status_counts(cases):
+    """[passed, failed, skipped] of parse_cases()'s cases; failed counts
+    every status that is neither a pass nor a skip."""
+    passed = sum(st == 'SUCCESS' for st in cases.values())
+    skipped = sum(st == 'SKIPPED' for st in cases.values())
+    return [passed, len(cases) - passed - skipped, skipped]
+
+
 RESULT = re.compile(r'^(\s*)(not ok|ok) \d+ (?:- )?(.*?)(?: # SKIP ?(.*))?$')
 SUBTEST = re.compile(r'^(\s*)# Subtest: (\S+)')
 

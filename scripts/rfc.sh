@@ -58,21 +58,20 @@ for name in $(rfc_list); do
 	fi
 	cp "$bd/test.log" "$n.log"
 	line=$(PYTHONPATH=$TOP/scripts python3 - "$n.log" "$suite" <<'PY'
-import fnmatch, re, sys
-from ktap import parse_cases
+import fnmatch, sys
+from ktap import SPLAT, parse_cases, status_counts
 log = open(sys.argv[1], errors='replace').read()
 cases, crashed = parse_cases(log)
-counts = [sum(s == w for s in cases.values()) for w in ('SUCCESS', 'FAILURE', 'SKIPPED')]
-counts[1] = len(cases) - counts[0] - counts[2]
+counts = status_counts(cases)
 problems = [f'{".".join(k)} {s.lower()}' for k, s in sorted(cases.items()) if s != 'SUCCESS']
 if not any(fnmatch.fnmatch(k[0], sys.argv[2]) for k in cases):
     problems.append(f'suite {sys.argv[2]} did not run')
 if crashed:
     problems.append('the run crashed or timed out')
-splat = re.search(r'(BUG:|WARNING:|Oops|KASAN:|UBSAN:|Kernel panic|possible circular locking'
-                  r'|inconsistent lock state|suspicious RCU usage).*', log)
+splat = SPLAT.search(log)
 if splat:
-    problems.append(f'splat: {splat.group(0)[:80]}')
+    line = log[log.rfind('\n', 0, splat.start()) + 1:].split('\n', 1)[0]
+    problems.append(f'splat: {line.strip()[:80]}')
 ok = 'no' if problems or not cases else 'yes'
 note = '; '.join(problems[:5]) or f'{len(cases)} cases, every one passed'
 print('\t'.join([ok, '/'.join(map(str, counts)), note]))
