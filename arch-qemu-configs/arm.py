@@ -4,8 +4,8 @@
 # end-to-end boot needs (e2e.config), two CPUs and
 # panic_on_warn=1, so that any WARN fails the run by itself.
 #
-# Device-local memory for the dma_coherent_pool, dma_coherent_mmap and
-# dma_coherent_buf suites, declared as boards declare it: the guest boots
+# Device-local memory for the dma_coherent_pool and dma_coherent_mmap
+# suites, declared as boards declare it: the guest boots
 # with QEMU's own device tree plus two "shared-dma-pool" reserved-memory
 # regions (dtb.py).
 # The first is the top 1M of RAM, which the kernel does not manage, so it
