@@ -2,13 +2,19 @@
 # the guest's machine options, plus device-local memory declared as boards
 # declare it: two "shared-dma-pool" reserved-memory regions with "no-map",
 # referenced by the "memory-region" of the node the dma_coherent_pool and
-# dma_coherent_buf suites set up with of_reserved_mem_device_init_by_idx():
+# dma_coherent_mmap suites set up with of_reserved_mem_device_init_by_idx():
 #   0  1M at the end of RAM, which the guest's mem= keeps out of the memory
 #      map: memory with no struct page;
 #   1  1M at RAM + 256M, in the memory map but not mapped: struct pages
 #      (not at RAM + 128M: QEMU puts its own DTB there on 32-bit ARM).
 # The node sits on a bus whose dma-ranges put the device's view of memory
 # 1G below the CPU's, so DMA addresses differ from physical ones.
+#
+# And a device for the e2e boot's UIO suite (scripts/e2e/uio.c): "uio-e2e",
+# compatible "dmatopics,uio-e2e", which uio_pdrv_genirq binds to when the
+# boot names it in uio_pdrv_genirq.of_id; its memory is 64K of RAM at
+# RAM + 257M kept out of the kernel's use (no-map), its interrupt an SPI
+# nothing raises.
 #
 # Used by the per-arch --qemu_config files (extra_qemu_params: -dtb PATH).
 # Needs dtc (Debian: device-tree-compiler).  The DTB is made once per QEMU
@@ -21,6 +27,9 @@ import tempfile
 
 RAM_BASE = 0x40000000	# QEMU virt, 32- and 64-bit
 POOL_SIZE = 0x100000
+UIO_BASE = RAM_BASE + 0x10100000	# after the pool with struct pages
+UIO_SIZE = 0x10000
+UIO_SPI = 100			# QEMU virt's GIC has 256 interrupts; 100 is free
 
 OVERLAY = '''
 / {{
@@ -40,6 +49,17 @@ OVERLAY = '''
 			reg = <{paged_hi:#x} {paged_lo:#x} 0x0 {size:#x}>;
 			no-map;
 		}};
+
+		uio-e2e-memory@{uio:x} {{
+			reg = <0x0 {uio:#x} 0x0 {uio_size:#x}>;
+			no-map;
+		}};
+	}};
+
+	uio-e2e@{uio:x} {{
+		compatible = "dmatopics,uio-e2e";
+		reg = <0x0 {uio:#x} 0x0 {uio_size:#x}>;
+		interrupts = <0x0 {uio_spi} 0x4>;	/* GIC SPI, level high */
 	}};
 
 	dma-kunit-bus {{
@@ -75,7 +95,8 @@ def make_dtb(qemu_arch, qemu_params, ram_end):
 	overlay = OVERLAY.format(nopage=nopage, nopage_hi=nopage >> 32,
 				 nopage_lo=nopage & 0xffffffff, paged=paged,
 				 paged_hi=paged >> 32, paged_lo=paged & 0xffffffff,
-				 size=POOL_SIZE, base=RAM_BASE)
+				 size=POOL_SIZE, base=RAM_BASE, uio=UIO_BASE,
+				 uio_size=UIO_SIZE, uio_spi=UIO_SPI)
 	qemu = shutil.which(f'qemu-system-{qemu_arch}') or f'qemu-system-{qemu_arch}'
 	cmd = [qemu, '-nodefaults', '-m', '1024'] + list(qemu_params)
 	key = hashlib.sha256(repr((cmd, os.path.getmtime(qemu) if os.path.exists(qemu) else 0,

@@ -3,14 +3,15 @@
 # configuration for ARCH (the one "make kunit ARCH=..." builds and runs)
 # in QEMU with a virtio-blk disk (a sparse file in the cache, made anew for
 # every boot, removed after it) and an initramfs whose init is
-# scripts/e2e/odirect.c (with coherent_buf.c), built static with Debian's
+# scripts/e2e/odirect.c (with uio.c), built static with Debian's
 # libc for that arch.  init writes and reads back E2E_MIB MiB (default 16)
 # with O_DIRECT at each fragmentation level of LEVELS (percent of filled
 # memory that stays allocated, default "0"), counts pages and scatterlist
 # entries with hist triggers on block_rq_issue and on a kretprobe event on
 # __blk_rq_map_sg, prints KTAP (suite e2e_odirect) and "# bench:" lines,
-# then maps, forks, mremaps and unbinds the
-# dma_coherent_buf sample driver (suite e2e_coherent_buf), and powers off.
+# and powers off.  With E2E_ARGS="e2e_uio=1 uio_pdrv_genirq.of_id=..."
+# (scripts/rfc.sh, on arm64), it then maps, forks, mremaps and unbinds a
+# UIO device (suite e2e_uio, scripts/e2e/uio.c).
 #
 # Results, like those of run-kunit.sh, under the name ARCH-e2e (E2E_NAME=
 # overrides): results/NAME.{status,log,ktap,junit.xml}; check-results.py
@@ -18,7 +19,8 @@
 #
 # E2E_BUILD=0 boots the build directory as it is (make check, right after
 # that arch's KUnit stage built it); E2E_BUILD_DIR= another build directory
-# of the same arch (make bench: the experiment kernel).
+# of the same arch (make bench: the experiment kernel; scripts/rfc.sh: an
+# RFC's).  E2E_ARGS= more words for the kernel command line.
 #
 # usage: scripts/e2e.sh ARCH [LEVELS]
 . "$(dirname "$0")/common.sh"
@@ -66,7 +68,7 @@ work=$(mktemp -d "$CACHE/e2e/$name.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cross=$(cross_of "$arch")
 "${cross}gcc" -static -pthread -O2 -Wall -Wextra -Werror -o "$work/init" \
-	"$TOP/scripts/e2e/odirect.c" "$TOP/scripts/e2e/coherent_buf.c" ||
+	"$TOP/scripts/e2e/odirect.c" "$TOP/scripts/e2e/uio.c" ||
 	fail "the init program did not build"
 gcc -O2 -o "$work/gen_init_cpio" "$SRC/usr/gen_init_cpio.c" ||
 	fail "usr/gen_init_cpio did not build"
@@ -97,7 +99,7 @@ rc=0
 	--qemu-config "$TOP/arch-qemu-configs/$arch.py" ${cross:+--cross "$cross"} \
 	--initrd "$work/initramfs.cpio" --disk "$work/disk.img" \
 	--log "$work/console.log" --timeout "$timeout" \
-	"${kargs[@]}" "e2e_mib=$mib" "e2e_levels=$levels" || rc=$?
+	"${kargs[@]}" ${E2E_ARGS:-} "e2e_mib=$mib" "e2e_levels=$levels" || rc=$?
 [ -s "$work/console.log" ] || fail "QEMU printed nothing (exit $rc)"
 cp "$work/console.log" "$RESULTS/$name.log"
 echo ran >"$status"
