@@ -114,14 +114,14 @@ for name in $(rfc_list); do
 	fi
 	arches=$(grep -v -E '^(#|[[:space:]]*$)' "$dir/arches" 2>/dev/null | tr '\n' ' ' || true)
 	arches=${arches:-$arch}
-	e2e_arch=$(sed -n 's/^arch //p' "$dir/e2e" 2>/dev/null)
+	e2e_arch=$(sed -n 's/^arch //p' "$dir/e2e" 2>/dev/null || true)
 	if [ -f "$dir/e2e" ] && [[ " $arches " != *" $e2e_arch "* ]]; then
 		record "rfc-$name-e2e" no - - - "kernel-patches/rfc/$name/e2e: arch '$e2e_arch' is not one of its arches ($arches)"
 		rc=1
 		continue
 	fi
 	kc=$out/$name.kunitconfig
-	cat "$TOP/kunitconfig" "$dir/config" 2>/dev/null >"$kc"
+	{ cat "$TOP/kunitconfig"; [ ! -f "$dir/config" ] || cat "$dir/config"; } >"$kc"
 	for ra in $arches; do
 		check_arch "$ra"
 		n=$out/$name-$ra bd=$CACHE/build/rfc-$name-$ra

@@ -206,6 +206,23 @@ class Harness(unittest.TestCase):
         self.assertEqual(self.head(), head)
         self.assertEqual(git(self.src, 'status', '--porcelain'), '')
 
+    def test_an_rfc_e2e_on_an_arch_it_does_not_build_is_named_and_fails(self):
+        self.series(*GOOD)
+        self.rfc('r', '0002-corrupt.patch')
+        d = os.path.join(self.patches, 'rfc', 'r')
+        with open(os.path.join(d, 'arches'), 'w') as f:
+            f.write('x86_64\n')
+        with open(os.path.join(d, 'e2e'), 'w') as f:
+            f.write('arch arm64\nargs e2e_uio=1\n')
+        head = self.head()
+        r = self.run_script('rfc.sh', 'x86_64')
+        self.assertEqual(r.returncode, 1)
+        with open(os.path.join(self.results, 'rfc.tsv')) as f:
+            rows = [r for r in f if r.startswith('rfc-r-e2e\t')]
+        self.assertEqual(len(rows), 1, rows)
+        self.assertIn("arch 'arm64' is not one of its arches", rows[0])
+        self.assertEqual(self.head(), head)
+
     def test_an_rfc_naming_a_missing_patch_is_named_and_fails(self):
         self.series(*GOOD)
         self.rfc('r', '0003-missing.patch')
