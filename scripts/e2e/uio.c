@@ -226,23 +226,24 @@ static int mremap_moves_but_never_grows(int fd)
 	return ok;
 }
 
-/* munmap() of the first two of four pages leaves the others mapped. */
+/* munmap() of the first half of the map leaves the rest mapped. */
 static int partial_munmap_keeps_the_rest(int fd)
 {
-	volatile unsigned char *p = map(fd, 4 * page, 0);
+	volatile unsigned char *p = map(fd, MAP_LEN, 0);
+	size_t half = MAP_LEN / page / 2 * page;
 	int ok;
 
+	if (!p || !half)
+		return 0;
+	p[half] = 3;
+	p[MAP_LEN - page] = 4;
+	munmap((void *)p, MAP_LEN);
+	p = map(fd, MAP_LEN, 0);
 	if (!p)
 		return 0;
-	p[2 * page] = 3;
-	p[3 * page] = 4;
-	munmap((void *)p, 4 * page);
-	p = map(fd, 4 * page, 0);
-	if (!p)
-		return 0;
-	munmap((void *)p, 2 * page);	/* the rest faults after the split */
-	ok = peek(p + 2 * page) == 3 && peek(p + 3 * page) == 4;
-	munmap((void *)(p + 2 * page), 2 * page);
+	munmap((void *)p, half);	/* the rest faults after the split */
+	ok = peek(p + half) == 3 && peek(p + MAP_LEN - page) == 4;
+	munmap((void *)(p + half), MAP_LEN - half);
 	return ok;
 }
 
@@ -341,6 +342,7 @@ struct racer {
 };
 
 static volatile int revoked;
+static pthread_barrier_t started;	/* every racer set up, and the unbinder */
 
 static int is_revoked(void)
 {
@@ -380,43 +382,61 @@ static int child_touch(volatile unsigned char *p)
 static void *race(void *arg)
 {
 	struct racer *r = arg;
-	volatile unsigned char *p, *q;
+	volatile unsigned char *p, *q, *t;
 	int32_t n;
 
 	switch (r->role) {
 	case FAULTER:
 	case FAULTER2:
+		pthread_barrier_wait(&started);
 		fault_until_revoked(r->p);
 		r->ok = all_sigbus(r->p);
 		break;
 	case MAPPER:
-		/* Once mmap() fails, the unbind has cleared the device. */
+		/*
+		 * Maps the device again and again over its own range, never
+		 * leaving a hole there that another thread's mmap() could
+		 * take; once mmap() fails, the unbind has cleared the device.
+		 */
+		q = mmap(NULL, MAP_LEN, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1, 0);
+		pthread_barrier_wait(&started);
+		if (q == MAP_FAILED)
+			break;
 		while (!is_revoked()) {
-			p = mmap(NULL, MAP_LEN, PROT_READ | PROT_WRITE,
-				 MAP_SHARED, r->fd, 0);
+			p = mmap((void *)q, MAP_LEN, PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_FIXED, r->fd, 0);
 			if (p == MAP_FAILED)
 				continue;
 			if (!sigsetjmp(jump, 1))
 				p[0] = 1;
-			munmap((void *)p, MAP_LEN);
 		}
-		p = mmap(NULL, MAP_LEN, PROT_READ, MAP_SHARED, r->fd, 0);
+		p = mmap((void *)q, MAP_LEN, PROT_READ, MAP_SHARED | MAP_FIXED,
+			 r->fd, 0);
 		r->ok = p == MAP_FAILED;
+		munmap((void *)q, MAP_LEN);
 		break;
 	case MOVER:
+		/*
+		 * Moves its mapping between two ranges of its own, reserving
+		 * the range it leaves again at once.
+		 */
 		p = map(r->fd, MAP_LEN, 0);
 		q = mmap(NULL, MAP_LEN, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
 			 -1, 0);
+		pthread_barrier_wait(&started);
 		if (!p || q == MAP_FAILED)
 			break;
 		while (!is_revoked()) {
-			volatile unsigned char *t;
-
 			if (!sigsetjmp(jump, 1))
 				p[0]++;
 			t = mremap((void *)p, MAP_LEN, MAP_LEN,
 				   MREMAP_MAYMOVE | MREMAP_FIXED, q);
 			if (t != q)
+				break;
+			if (mmap((void *)p, MAP_LEN, PROT_NONE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+				 -1, 0) != p)
 				break;
 			q = p;
 			p = t;
@@ -426,6 +446,7 @@ static void *race(void *arg)
 		munmap((void *)q, MAP_LEN);
 		break;
 	case FORKER:
+		pthread_barrier_wait(&started);
 		while (!is_revoked())
 			child_touch(r->p);
 		r->ok = child_touch(r->p) == 1;
@@ -433,6 +454,7 @@ static void *race(void *arg)
 	case WRITER:
 		/* uio_pdrv_genirq's irqcontrol: enable the interrupt. */
 		n = 1;
+		pthread_barrier_wait(&started);
 		while (!is_revoked())
 			if (write(r->fd, &n, sizeof(n)) != sizeof(n))
 				break;
@@ -440,6 +462,7 @@ static void *race(void *arg)
 		break;
 	case READER:
 		/* The interrupt never fires: only the unbind ends the read. */
+		pthread_barrier_wait(&started);
 		r->ok = read(r->fd, &n, sizeof(n)) == -1 && errno == EIO;
 		break;
 	case ROLES:
@@ -468,6 +491,7 @@ static int faults_race_the_revoke(void)
 			return 0;
 		}
 		revoked = 0;
+		pthread_barrier_init(&started, NULL, ROLES + 1);
 		for (t = 0; t < ROLES; t++) {
 			r[t].role = t;
 			r[t].fd = fd;
@@ -478,6 +502,7 @@ static int faults_race_the_revoke(void)
 				return 0;
 			}
 		}
+		pthread_barrier_wait(&started);
 		usleep(1000 * (round % 5));
 		if (!unbind())
 			ok = 0;
@@ -490,6 +515,7 @@ static int faults_race_the_revoke(void)
 				ok = 0;
 			}
 		}
+		pthread_barrier_destroy(&started);
 		munmap(p, MAP_LEN);
 		close(fd);
 		if (!bind())
