@@ -7,7 +7,7 @@ ARCHES := x86_64 arm arm-lpae arm64
 BENCH_ARCHES := x86_64 arm
 export CACHE
 
-.PHONY: help kunit e2e check check-full baseline rebase merge-results checkpatch lint-ci configs selftest tree refresh bench bench-loop check-series deps clean
+.PHONY: help kunit e2e kcsan faults check check-full baseline rebase merge-results checkpatch lint-ci configs selftest tree refresh bench bench-loop check-series deps clean
 
 help:
 	@echo "make kunit [ARCH=x86_64|arm|arm-lpae|arm64] [FILTER='suite_glob[.test_glob]']"
@@ -16,7 +16,11 @@ help:
 	@echo "                     boot that kernel with an O_DIRECT init and a virtio-blk disk"
 	@echo "make check [ARCH=x]  the gate: x86_64 and arm, KUNIT_ALL_TESTS on UML and x86_64,"
 	@echo "                     modules and W=1 on x86_64, plan, splats, checkpatch"
-	@echo "make check-full [ARCH=x]  the whole matrix: every arch and configuration"
+	@echo "make check-full [ARCH=x]  the whole matrix: every arch and configuration,"
+	@echo "                     KCSAN and fault injection (ARCH=kcsan, ARCH=faults: those alone)"
+	@echo "make kcsan           the KCSAN stage: x86_64 with KCSAN, suites, e2e, RFCs, baseline"
+	@echo "make faults [ARCH=x] the fault stage: suites and O_DIRECT under failslab and"
+	@echo "                     fail_page_alloc (default x86_64 and arm64)"
 	@echo "   (kunit, check, check-full, check-series: TOPICS='scsi ...' applies only those"
 	@echo "    topic series of kernel-patches/topics, in its order)"
 	@echo "make baseline [ARCH=x] [CHECK=1]  kunit/baseline/: KUNIT_ALL_TESTS on the untouched tree"
@@ -41,6 +45,13 @@ kunit:
 e2e:
 	scripts/e2e.sh '$(ARCH)' && scripts/check-results.py --arch '$(ARCH)-e2e' \
 		--absent-options "$$(bash -c '. scripts/common.sh; absent_symbols')"
+
+kcsan:
+	scripts/kcsan.sh && scripts/check-results.py --arch-list '' --stage kcsan
+
+faults:
+	scripts/faults.sh $(if $(filter command line,$(origin ARCH)),$(ARCH)) && \
+		scripts/check-results.py --arch-list '' --stage faults
 
 # make check: the gate (x86_64 and arm, and the configurations of the
 # check tier); make check-full: every arch and configuration.  ARCH=x: one

@@ -13,12 +13,15 @@ the plan; ARCH-e2e, the end-to-end boot of ARCH (scripts/e2e.sh), against
 the rows of its e2e_ suites (results/ARCH-e2e.log).  With --configs it
 also reads results/configs.tsv, written by the configuration stage
 (scripts/configs.sh), and fails on any
-configuration that did not build, boot or pass, or that has new warnings.
+configuration that did not build, boot or pass, or that has new warnings;
+--rfc and --stage kcsan|faults read the rows of those stages the same way
+(results/rfc.tsv, kcsan.tsv, faults.tsv).
 Then it prints a suite x arch table and a configuration x arch table (also
 written to results/summary.md) and, last, one line "N passed, N failed,
 N skipped" over every KUnit run it read.
 
-usage: check-results.py [--arch ARCH]... [--filter GLOB] [--configs]
+usage: check-results.py [--arch ARCH]... [--filter GLOB] [--configs] [--rfc]
+       [--stage kcsan|faults]...
 """
 import argparse
 import fnmatch
@@ -239,6 +242,12 @@ def read_configs(path, errors, stage=None):
     return rows
 
 
+# The stages of make check-full with a results/STAGE.tsv of their own
+STAGES = {
+    'kcsan': 'the KCSAN stage (scripts/kcsan.sh)',
+    'faults': 'the fault stage (scripts/faults.sh)',
+}
+
 TIERS = {
     'check': 'make check (the gate: x86_64 and arm, KUNIT_ALL_TESTS on UML '
              'and x86_64, modules and W=1 on x86_64)',
@@ -256,6 +265,10 @@ def main():
                     help='also judge results/configs.tsv')
     ap.add_argument('--rfc', action='store_true',
                     help='also judge results/rfc.tsv (scripts/rfc.sh)')
+    ap.add_argument('--stage', action='append', default=[],
+                    choices=sorted(STAGES),
+                    help='also judge results/STAGE.tsv of a stage of '
+                    'make check-full (kcsan, faults)')
     ap.add_argument('--absent-options', default='',
                     help='options of the topic series left out (TOPICS): '
                     'the plan rows of their sections are not expected')
@@ -281,6 +294,9 @@ def main():
     if args.rfc:
         configs += read_configs(os.path.join(RESULTS, 'rfc.tsv'), errors,
                                 'the RFC stage (scripts/rfc.sh)')
+    for st in args.stage:
+        configs += read_configs(os.path.join(RESULTS, f'{st}.tsv'), errors,
+                                STAGES[st])
 
     lines = ['| suite | ' + ' | '.join(arches) + ' |',
              '|---|' + '---|' * len(arches)]

@@ -4,9 +4,11 @@
 # LPAE, arm64), each but arm-lpae followed by its end-to-end boot
 # (scripts/e2e.sh); alongside them, the harness self-test and the
 # configuration stage of the tier (scripts/configs.sh); with TIER=full,
-# the RFCs of kernel-patches/rfc/ on x86_64 (scripts/rfc.sh); then the
-# results against kunit/plan.  TIER=check (make check, the gate; default arches
-# x86_64 arm um) or TIER=full (make check-full; default every arch and um).
+# the RFCs of kernel-patches/rfc/ on x86_64 (scripts/rfc.sh), and the
+# stages "kcsan" (scripts/kcsan.sh) and "faults" (scripts/faults.sh); then
+# the results against kunit/plan.  TIER=check (make check, the gate; default
+# arches x86_64 arm um) or TIER=full (make check-full; default every arch,
+# um, kcsan and faults; a CI job runs each alone, e.g. ARCH=kcsan).
 # The last line is "N passed, N failed, N skipped" over every KUnit run;
 # the exit status is non-zero on any failure.
 . "$(dirname "$0")/common.sh"
@@ -14,13 +16,17 @@
 export TIER=${TIER:-check}
 case "$TIER" in
 check) [ $# -gt 0 ] || set -- x86_64 arm um ;;
-full) [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES um ;;
+full) [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES um kcsan faults ;;
 *) die "unknown TIER '$TIER' (check or full)" ;;
 esac
 [ -z "${TOPICS:-}" ] || note "topic series: $(topic_list | tr '\n' ' ')(TOPICS)"
 note "tier: $TIER ($([ "$TIER" = check ] && echo "make check, the gate" || echo "make check-full, the whole matrix")), arches: $*"
-kunit_arches=() config_arches=() runs=()
+kunit_arches=() config_arches=() runs=() stages=()
 for arch in "$@"; do
+	case "$TIER:$arch" in
+	full:kcsan | full:faults) stages+=("$arch"); continue ;;
+	check:kcsan | check:faults) die "$arch is a stage of make check-full, not of make check" ;;
+	esac
 	[ "$arch" = um ] || check_arch "$arch"
 	case "$arch" in x86_64 | arm | arm-lpae | arm64) kunit_arches+=("$arch") runs+=("$arch") ;; esac
 	case "$arch" in x86_64 | arm | arm64) runs+=("$arch-e2e") ;; esac
@@ -38,6 +44,7 @@ for arch in "${runs[@]}"; do
 	echo "not run: make check stopped before this arch ran" >"$RESULTS/$arch.status"
 done
 rm -rf "$RESULTS/configs" "$RESULTS/configs.tsv" "$RESULTS/rfc" "$RESULTS/rfc.tsv" "$RESULTS/summary.md"
+for s in "${stages[@]}"; do rm -rf "$RESULTS/$s" "$RESULTS/$s.tsv"; done
 "$TOP/scripts/deps.sh" "$@" "${config_arches[@]}"
 
 stage() {	# stage NAME COMMAND...: run and time one stage
@@ -122,6 +129,12 @@ if [ "$TIER" = full ] && [[ " $* " == *" x86_64 "* ]] && [ -z "${TOPICS:-}" ]; t
 	stage rfc "$TOP/scripts/rfc.sh" x86_64 || rc=1
 	args+=(--rfc)
 fi
+# make check-full: KCSAN (x86_64) and fault injection (x86_64, arm64),
+# each a kernel of its own (scripts/kcsan.sh, scripts/faults.sh).
+for s in "${stages[@]}"; do
+	stage "$s" "$TOP/scripts/$s.sh" || rc=1
+	args+=(--stage "$s")
+done
 [ $rc -eq 0 ] || echo "error: a stage failed (see above and $RESULTS/stages.tsv)"
 "$TOP/scripts/check-results.py" "${args[@]}" \
 	$([ ${#config_arches[@]} -eq 0 ] || echo --configs) || rc=1

@@ -20,7 +20,9 @@
 # E2E_BUILD=0 boots the build directory as it is (make check, right after
 # that arch's KUnit stage built it); E2E_BUILD_DIR= another build directory
 # of the same arch (make bench: the experiment kernel; scripts/rfc.sh: an
-# RFC's).  E2E_ARGS= more words for the kernel command line.
+# RFC's).  E2E_ARGS= more words for the kernel command line; E2E_MODULES=
+# modules of the build (paths under it) for the e2e_faults suite
+# (scripts/e2e/faults.c, scripts/faults.sh).
 #
 # usage: scripts/e2e.sh ARCH [LEVELS]
 . "$(dirname "$0")/common.sh"
@@ -68,7 +70,7 @@ work=$(mktemp -d "$CACHE/e2e/$name.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cross=$(cross_of "$arch")
 "${cross}gcc" -static -pthread -O2 -Wall -Wextra -Werror -o "$work/init" \
-	"$TOP/scripts/e2e/odirect.c" "$TOP/scripts/e2e/uio.c" ||
+	"$TOP/scripts/e2e/odirect.c" "$TOP/scripts/e2e/uio.c" "$TOP/scripts/e2e/faults.c" ||
 	fail "the init program did not build"
 gcc -O2 -o "$work/gen_init_cpio" "$SRC/usr/gen_init_cpio.c" ||
 	fail "usr/gen_init_cpio did not build"
@@ -79,6 +81,17 @@ dir /proc 0555 0 0
 dir /sys 0555 0 0
 file /init $work/init 0755 0 0
 EOF
+# E2E_MODULES: modules of the build, by path under it, loaded in that
+# order by the e2e_faults suite (scripts/faults.sh).
+if [ -n "${E2E_MODULES:-}" ]; then
+	echo "dir /modules 0755 0 0" >>"$work/initramfs.list"
+	for m in $E2E_MODULES; do
+		[ -f "$build/$m" ] || fail "no module $m in $build"
+		echo "file /modules/${m##*/} $build/$m 0644 0 0" >>"$work/initramfs.list"
+		echo "${m##*/}" >>"$work/order"
+	done
+	echo "file /modules/order $work/order 0644 0 0" >>"$work/initramfs.list"
+fi
 "$work/gen_init_cpio" "$work/initramfs.list" >"$work/initramfs.cpio" ||
 	fail "the initramfs could not be made"
 mib=${E2E_MIB:-16}

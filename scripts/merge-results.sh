@@ -25,7 +25,7 @@ fi
 mkdir -p "$RESULTS"
 merged=$(mktemp -d)
 trap 'rm -rf "$merged"' EXIT
-arches=()
+arches=() stage_args=()
 printf 'config\tarch\tbuilt\tbooted\tpassed\twarnings\tcases\tnote\n' >"$merged/configs.tsv"
 complete=1
 for d in "$@"; do
@@ -34,7 +34,18 @@ for d in "$@"; do
 		[ -e "$s" ] || continue
 		a=$(basename "$s" .status)
 		cp "$d/$a".* "$merged/"
-		arches+=(--arch "$a")
+		# The runs of the arches; those of the stages (rfc, kcsan,
+		# faults) are judged through their .tsv.
+		case "$a" in x86_64 | arm | arm-lpae | arm64 | *[a-z0-9]-e2e)
+			case "$a" in rfc-* | *-kcsan* | base-*) ;; *) arches+=(--arch "$a") ;; esac ;;
+		esac
+	done
+	for st in rfc kcsan faults; do
+		[ -f "$d/$st.tsv" ] || continue
+		[ -f "$merged/$st.tsv" ] || head -n 1 "$d/$st.tsv" >"$merged/$st.tsv"
+		tail -n +2 "$d/$st.tsv" >>"$merged/$st.tsv"
+		[ -f "$d/kcsan-reports.tsv" ] && [ "$st" = kcsan ] && cp "$d/kcsan-reports.tsv" "$merged/"
+		case "$st" in rfc) stage_args+=(--rfc) ;; *) stage_args+=(--stage "$st") ;; esac
 	done
 	if [ -f "$d/configs.tsv" ]; then
 		tail -n +2 "$d/configs.tsv" | grep -v '^# complete$' >>"$merged/configs.tsv" || true
@@ -46,4 +57,4 @@ done
 [ ${#arches[@]} -gt 0 ] || die "no arch results in $*"
 rm -rf "$RESULTS/configs"
 cp -r "$merged"/. "$RESULTS/"
-exec "$TOP/scripts/check-results.py" "${arches[@]}" --configs --tier full
+exec "$TOP/scripts/check-results.py" "${arches[@]}" "${stage_args[@]}" --configs --tier full

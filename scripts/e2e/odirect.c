@@ -37,7 +37,8 @@
  * Output: KTAP, one suite "e2e_odirect" whose cases hold over every level,
  * and "# bench:" diagnostic lines with the figures of each level.  Then it
  * runs the suite e2e_uio (uio.c) if the boot asks for it (e2e_uio=1),
- * and powers the machine off.  It writes nothing but the guest's
+ * and e2e_faults (faults.c) with e2e_faults=INTERVALS, and powers the
+ * machine off.  It writes nothing but the guest's
  * own disk.
  */
 #define _GNU_SOURCE
@@ -76,6 +77,7 @@ static char issue_trigger[128];	/* the hist trigger, for the disk */
 static const char map_sg_trigger[] = "hist:keys=nsegs";
 
 int uio_suite(int n);	/* uio.c */
+int faults_suite(int n, const char *settings);	/* faults.c */
 
 static void diag(const char *fmt, ...)
 {
@@ -433,6 +435,7 @@ int main(void)
 	const char *levels = getenv("e2e_levels");
 	const char *mib = getenv("e2e_mib");
 	const char *uio = getenv("e2e_uio");
+	const char *faults = getenv("e2e_faults");
 	struct result r = { 1, 1, 1, 1 };
 	struct stat st = { 0 };
 	size_t size;
@@ -456,7 +459,7 @@ int main(void)
 	 * boot asks for it (e2e_uio=1: the RFC stage of make check-full, on
 	 * the device tree node of arch-qemu-configs/dtb.py).
 	 */
-	printf("KTAP version 1\n1..%d\n", 1 + with_uio);
+	printf("KTAP version 1\n1..%d\n", 1 + with_uio + !!faults);
 	printf("    KTAP version 1\n    # Subtest: e2e_odirect\n    1..4\n");
 	diag("bench: %zu MiB written and read back with O_DIRECT, page size %ld",
 	     size >> 20, page_size);
@@ -481,6 +484,8 @@ int main(void)
 	fflush(stdout);
 	if (with_uio)
 		uio_suite(2);
+	if (faults)
+		faults_suite(2 + with_uio, faults);
 	sync();
 	reboot(RB_POWER_OFF);
 	return 0;

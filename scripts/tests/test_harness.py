@@ -355,6 +355,162 @@ class Harness(unittest.TestCase):
                       'alpha.two_passes): [   70.000000] rcu: INFO: '
                       'rcu_preempt self-detected stall on CPU', r.stdout)
 
+    # kcsan-judge.py (the KCSAN stage)
+
+    def kcsan_run(self, reports, baseline=None):
+        """results/x86_64-kcsan.log: pass.log with the KCSAN reports
+        REPORTS ("A / B") in it; a build whose lib/series.o defines
+        series_fn, the one function of the changed lib/series.c."""
+        os.makedirs(self.results, exist_ok=True)
+        with open(os.path.join(FIX, 'pass.log')) as f:
+            lines = f.readlines()
+        for r in reports:
+            lines[7:7] = ['[    0.900000] ' + '=' * 66 + '\n',
+                          f'[    0.900000] BUG: KCSAN: data-race in {r}\n',
+                          '[    0.900000] ' + '=' * 66 + '\n']
+        with open(os.path.join(self.results, 'x86_64-kcsan.log'), 'w') as f:
+            f.writelines(lines)
+        bd = os.path.join(self.tmp, 'build')
+        os.makedirs(os.path.join(bd, 'lib'))
+        with open(os.path.join(self.tmp, 'series.c'), 'w') as f:
+            f.write('void series_fn(void) { }\n')
+        subprocess.run(['gcc', '-c', '-o', os.path.join(bd, 'lib', 'series.o'),
+                        os.path.join(self.tmp, 'series.c')], check=True)
+        changed = os.path.join(self.tmp, 'changed')
+        with open(changed, 'w') as f:
+            f.write('lib/series.c\ninclude/linux/series.h\n')
+        args = ['kcsan-judge.py', '--run', 'x86_64-kcsan', '--vmlinux',
+                os.path.join(bd, 'vmlinux'), '--changed', changed,
+                '--plan', 'x86_64']
+        if baseline:
+            path = os.path.join(self.tmp, 'base.log')
+            with open(path, 'w') as f:
+                f.write(''.join(f'BUG: KCSAN: data-race in {r}\n'
+                                for r in baseline))
+            args += ['--baseline', path]
+        r = self.run_script(*args)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(self.results, 'kcsan-reports.tsv')) as f:
+            return r.stdout.rstrip('\n').split('\t'), f.read()
+
+    def test_a_race_in_a_function_the_series_changes_fails_the_kcsan_run(self):
+        (ok, cases, note), tsv = self.kcsan_run(
+            ['series_fn+0x10/0x20 / other_fn+0x4/0x8'])
+        self.assertEqual((ok, cases), ('no', '2/0/1'))
+        self.assertIn('1 KCSAN reports: 1 in code the series changes', note)
+        self.assertIn('series_fn / other_fn (lib/series.c)', note)
+        self.assertIn('series: lib/series.c', tsv)
+
+    def test_a_race_elsewhere_is_listed_as_pre_existing_with_the_baseline(self):
+        (ok, cases, note), tsv = self.kcsan_run(
+            ['a_fn+0x1/0x2 / b_fn.isra.0+0x3/0x4', 'c_fn+0x1/0x2'],
+            baseline=['b_fn+0x9/0x10 / a_fn+0x7/0x8'])
+        self.assertEqual((ok, cases), ('yes', '2/0/1'))
+        self.assertIn('2 KCSAN reports: 0 in code the series changes, 2 '
+                      'pre-existing', note)
+        self.assertIn('a_fn / b_fn\tpre-existing (no function of a changed '
+                      'file)\tsame pair', tsv)
+        self.assertIn('c_fn\tpre-existing (no function of a changed '
+                      'file)\tnot seen', tsv)
+
+    def test_a_kcsan_run_with_a_splat_or_a_planned_case_missing_fails(self):
+        os.makedirs(self.results, exist_ok=True)
+        with open(os.path.join(FIX, 'crash.log')) as f:
+            log = f.read()
+        with open(os.path.join(self.results, 'x86_64-kcsan.log'), 'w') as f:
+            f.write(log)
+        changed = os.path.join(self.tmp, 'changed')
+        open(changed, 'w').close()
+        r = self.run_script('kcsan-judge.py', '--run', 'x86_64-kcsan',
+                            '--vmlinux', os.path.join(self.tmp, 'vmlinux'),
+                            '--changed', changed, '--no-baseline',
+                            '--plan', 'x86_64')
+        ok, _, note = r.stdout.rstrip('\n').split('\t')
+        self.assertEqual(ok, 'no')
+        self.assertIn('beta.skips_on_x86 did not run', note)
+        self.assertIn('BUG: kernel NULL pointer dereference', r.stdout)
+
+    # faults-judge.py (the fault stage)
+
+    def faults_run(self, injected=3, before='', end=True):
+        """results/x86_64-faults.log of a boot with e2e_faults=0,5: one
+        module, alpha_kunit, whose case fails under failures."""
+        mark = '    # e2e_faults: '
+        log = [before,
+               mark + 'setting interval 0',
+               mark + 'load alpha_kunit interval 0',
+               '[    5.000000]     KTAP version 1',
+               '[    5.000000]     # Subtest: alpha',
+               '[    5.000000]     1..1',
+               '[    5.100000]     ok 1 works',
+               '[    5.100000] ok 7 alpha',
+               mark + 'loaded alpha_kunit interval 0: 0, 0 failures injected',
+               mark + 'odirect interval 0: 0 of 64 writes and 0 of 64 reads '
+               'failed, 0 chunks wrong, 0 failures injected',
+               mark + 'setting interval 0: 0 failures injected, 0 chunks '
+               'wrong, kmemleak 0',
+               '    ok 1 interval_0',
+               mark + 'setting interval 5',
+               mark + 'load alpha_kunit interval 5',
+               '[    6.000000]     KTAP version 1',
+               '[    6.000000]     # Subtest: alpha',
+               '[    6.000000]     1..1']
+        if end:
+            log += ['[    6.100000]     not ok 1 works',
+                    '[    6.100000] not ok 8 alpha',
+                    mark + f'loaded alpha_kunit interval 5: 0, {injected} '
+                    'failures injected',
+                    mark + 'odirect interval 5: 3 of 64 writes and 0 of 64 '
+                    'reads failed, 0 chunks wrong, 3 failures injected',
+                    mark + 'setting interval 5: 6 failures injected, 0 '
+                    'chunks wrong, kmemleak 0',
+                    '    ok 2 interval_5']
+        else:
+            log += ['[    6.100000] BUG: kernel NULL pointer dereference, '
+                    'address: 0000000000000000']
+        os.makedirs(self.results, exist_ok=True)
+        with open(os.path.join(self.results, 'x86_64-faults.log'), 'w') as f:
+            f.write('\n'.join(log) + '\n')
+        r = self.run_script('faults-judge.py', 'x86_64', '0,5')
+        return r.returncode, [line.split('\t') for line in
+                              r.stdout.splitlines()]
+
+    def test_faults_compare_each_setting_with_the_one_without_failures(self):
+        rc, rows = self.faults_run()
+        self.assertEqual(rc, 0, rows)
+        self.assertEqual(rows[0][:7], ['faults-i0', 'x86_64', 'yes', 'yes',
+                                       'yes', '-', '1/0/0'])
+        self.assertEqual(rows[1][4:7], ['yes', '-', '-'])
+        self.assertIn('6 failures injected (alpha 3, odirect 3); cases '
+                      '0/1/0, 1 not as without failures (e.g. alpha.works)',
+                      rows[1][7])
+        self.assertTrue(os.path.exists(
+            os.path.join(self.results, 'x86_64-faults-i5.junit.xml')))
+
+    def test_a_setting_that_injected_nothing_into_a_module_fails(self):
+        rc, rows = self.faults_run(injected=0)
+        self.assertEqual(rc, 1)
+        self.assertEqual(rows[1][4], 'no')
+        self.assertIn('no failure injected into alpha_kunit', rows[1][7])
+
+    def test_a_kernel_without_fault_injection_is_named(self):
+        rc, rows = self.faults_run(
+            before='    # e2e_faults: error: no /sys/kernel/debug/failslab '
+            'or fail_page_alloc (CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC, '
+            'CONFIG_FAULT_INJECTION_DEBUG_FS)')
+        self.assertEqual(rc, 1)
+        for row in rows:
+            self.assertEqual(row[4], 'no')
+            self.assertIn('init: no /sys/kernel/debug/failslab', row[7])
+
+    def test_a_crash_under_failures_is_named(self):
+        rc, rows = self.faults_run(end=False)
+        self.assertEqual(rc, 1)
+        self.assertEqual(rows[1][4], 'no')
+        self.assertIn('the boot ended before this setting did', rows[1][7])
+        self.assertIn('(loading alpha_kunit): BUG: kernel NULL pointer',
+                      rows[1][7])
+
     def test_timeout_is_reported_as_a_timeout(self):
         self.results_of('timeout.log')
         r = self.check()

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# make check-full: the KCSAN stage, on x86_64.  The kernel of the series
+# with our kunitconfig and arch-qemu-configs/kcsan.config (KCSAN instead
+# of KASAN, every other checker kept) runs:
+#   x86_64-kcsan       our KUnit suites, among them the concurrent cases
+#                      (commands to aac_scsi_cmd() from two CPUs, pages
+#                      taken from a node by both CPUs);
+#   x86_64-kcsan-e2e   the end-to-end boot (scripts/e2e.sh);
+#   rfc-NAME-kcsan     the suite of each RFC of kernel-patches/rfc/ that
+#                      runs on x86_64 (uio: the revoke against faulting
+#                      threads), on top of the series;
+#   base-kcsan-e2e     the end-to-end boot of the untouched baseline with
+#                      the same checkers, for the races that are already
+#                      there.
+# Each KUnit run must pass as the plan says for x86_64 (an RFC's: every
+# case passes), with no splat but KCSAN's reports; each report is judged
+# by scripts/kcsan-judge.py: a data race whose accesses lie in a file the
+# series (or the RFC) changes fails the stage, any other is listed as
+# pre-existing, with whether the baseline boot showed the same pair of
+# functions.  One line per run in results/kcsan.tsv (the columns of
+# results/configs.tsv), each report in results/kcsan-reports.tsv; the logs
+# as results/NAME.{log,ktap,junit.xml}.
+# usage: scripts/kcsan.sh
+. "$(dirname "$0")/common.sh"
+
+arch=x86_64
+out=$RESULTS/kcsan
+tsv=$RESULTS/kcsan.tsv
+rm -rf "$out" "$tsv" "$RESULTS/kcsan-reports.tsv"
+mkdir -p "$out"
+printf 'config\tarch\tbuilt\tbooted\tpassed\twarnings\tcases\tnote\n' >"$tsv"
+record() {	# record CONFIG BUILT BOOTED PASSED CASES NOTE
+	printf '%s\t%s\t%s\t%s\t%s\t-\t%s\t%s\n' "$1" "$arch" "$2" "$3" "$4" "$5" "$6" >>"$tsv"
+}
+"$TOP/scripts/deps.sh" "$arch" >/dev/null
+
+kc=$out/kcsan.kunitconfig
+cat "$TOP/kunitconfig" "$TOP/arch-qemu-configs/kcsan.config" >"$kc"
+
+# judge RUN BUILD TREE-COMMIT [--all-pass]: the verdict of results/RUN.log,
+# as "OK<TAB>CASES<TAB>NOTE"
+judge() {
+	local run=$1 bd=$2 commit=$3
+	shift 3
+	python3 "$TOP/scripts/kcsan-judge.py" --run "$run" --vmlinux "$bd/vmlinux" \
+		--changed <(cgit diff --name-only baseline "$commit") \
+		--baseline "$RESULTS/base-kcsan-e2e.log" "$@"
+}
+
+# kunit RUN BUILD KUNITCONFIG [SUITE]: run the KUnit suites of the kernel
+# in BUILD (built in the variants' worktree) into results/RUN.log.
+kunit() {
+	local run=$1 bd=$2
+	rm -f "$bd/test.log" "$RESULTS/$run".{log,ktap,junit.xml}
+	KUNITCONFIG=$3 our_kunit_args "$arch" "$bd"
+	shift 3
+	(cd "$CACHE/experiment" && PATH=$TOP/scripts/tty:$PATH python3 \
+		tools/testing/kunit/kunit.py exec "${KARGS[@]}" --timeout 1200 "$@") \
+		>"$out/$run.out" 2>&1 || true
+	[ -f "$bd/test.log" ] || return 1
+	cp "$bd/test.log" "$RESULTS/$run.log"
+	echo ran >"$RESULTS/$run.status"
+	/usr/bin/python3 "$TOP/scripts/export-results.py" "$run"
+}
+
+# e2e RUN BUILD: the end-to-end boot of the kernel in BUILD
+e2e() {
+	E2E_NAME=$1 E2E_BUILD=0 E2E_BUILD_DIR=$2 "$TOP/scripts/e2e.sh" "$arch" \
+		>"$out/$1.out" 2>&1 || true
+	[ -s "$RESULTS/$1.log" ]
+}
+
+lock shared
+rc=0
+
+# The baseline first: the series' reports are compared with its.
+bb=$CACHE/build/base-kcsan-$arch
+base_worktree
+note "$arch: the untouched baseline with KCSAN (build in $bb)"
+{
+	syms=" $(series_symbols | tr '\n' ' ') "
+	grep -E '^CONFIG_' "$kc" | while IFS='=' read -r k v; do
+		[[ "$syms" == *" ${k#CONFIG_} "* ]] || echo "$k=$v"
+	done
+	grep -E '^# CONFIG_.* is not set' "$kc"
+} >"$out/base.kunitconfig"
+KUNITCONFIG=$out/base.kunitconfig our_kunit_args "$arch" "$bb"
+if ! (cd "$BASE" && PATH=$TOP/scripts/tty:$PATH python3 tools/testing/kunit/kunit.py \
+	build --jobs "$(nproc)" "${KARGS[@]}") >"$out/base-build.out" 2>&1; then
+	record base-kcsan-e2e no - - - "the baseline did not build: see $out/base-build.out"
+	rc=1
+elif ! e2e base-kcsan-e2e "$bb"; then
+	record base-kcsan-e2e yes no - - "did not boot: see $out/base-kcsan-e2e.out"
+	rc=1
+else
+	IFS=$'\t' read -r ok cases why <<<"$(judge base-kcsan-e2e "$bb" baseline --no-baseline)"
+	# Not the series: its cases count in no total.
+	record base-kcsan-e2e yes yes "$ok" - "$cases: $why"
+	[ "$ok" = yes ] || rc=1
+fi
+
+bd=$CACHE/build/kcsan-$arch
+commit=$("$TOP/scripts/apply.sh" --commit)
+note "$arch: the series with KCSAN (build in $bd)"
+if ! KUNITCONFIG=$kc variant_build kcsan "$arch" >"$out/build.out" 2>&1; then
+	record kcsan no - - - "build failed: see $out/build.out"
+	exit 1
+fi
+if ! kunit "$arch-kcsan" "$bd" "$kc"; then
+	record kcsan yes no - - "did not boot: see $out/$arch-kcsan.out"
+	rc=1
+else
+	IFS=$'\t' read -r ok cases why <<<"$(judge "$arch-kcsan" "$bd" "$commit" --plan "$arch")"
+	record kcsan yes yes "$ok" "$cases" "$why"
+	[ "$ok" = yes ] || rc=1
+fi
+if ! e2e "$arch-kcsan-e2e" "$bd"; then
+	record kcsan-e2e yes no - - "did not boot: see $out/$arch-kcsan-e2e.out"
+	rc=1
+else
+	IFS=$'\t' read -r ok cases why <<<"$(judge "$arch-kcsan-e2e" "$bd" "$commit" --plan "$arch-e2e")"
+	record kcsan-e2e yes yes "$ok" "$cases" "$why"
+	[ "$ok" = yes ] || rc=1
+fi
+
+# The RFCs that run on x86_64, each on top of the series.
+for name in $(rfc_list); do
+	dir=$PATCHES/rfc/$name
+	arches=$(grep -v -E '^(#|[[:space:]]*$)' "$dir/arches" 2>/dev/null | tr '\n' ' ' || echo x86_64)
+	[[ " $arches " == *" $arch "* ]] || continue
+	run=rfc-$name-kcsan
+	if ! files=$(rfc_files "$name"); then
+		record "$run" no - - - "kernel-patches/rfc/$name: a series or patch is missing"
+		rc=1
+		continue
+	fi
+	suite=$(grep -v -E '^(#|[[:space:]]*$)' "$dir/suite")
+	{ cat "$kc"; [ ! -f "$dir/config" ] || cat "$dir/config"; } >"$out/$name.kunitconfig"
+	note "$arch: RFC $name with KCSAN, suite $suite"
+	# shellcheck disable=SC2086 # one patch file per word
+	if ! KUNITCONFIG=$out/$name.kunitconfig variant_build "$run" "$arch" $files \
+		>"$out/$run-build.out" 2>&1; then
+		record "$run" no - - - "build failed: see $out/$run-build.out"
+		rc=1
+		continue
+	fi
+	rfc_commit=$(git -C "$CACHE/experiment" rev-parse HEAD)
+	if ! kunit "$run" "$CACHE/build/$run-$arch" "$out/$name.kunitconfig" "$suite"; then
+		record "$run" yes no - - "did not boot: see $out/$run.out"
+		rc=1
+		continue
+	fi
+	IFS=$'\t' read -r ok cases why <<<"$(judge "$run" "$CACHE/build/$run-$arch" "$rfc_commit" --all-pass "$suite")"
+	record "$run" yes yes "$ok" "$cases" "$why"
+	[ "$ok" = yes ] || rc=1
+done
+exit $rc
