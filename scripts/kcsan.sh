@@ -72,32 +72,9 @@ e2e() {
 
 lock shared
 rc=0
-
-# The baseline first: the series' reports are compared with its.
-bb=$CACHE/build/base-kcsan-$arch
-base_worktree
-note "$arch: the untouched baseline with KCSAN (build in $bb)"
-{
-	syms=" $(series_symbols | tr '\n' ' ') "
-	grep -E '^CONFIG_' "$kc" | while IFS='=' read -r k v; do
-		[[ "$syms" == *" ${k#CONFIG_} "* ]] || echo "$k=$v"
-	done
-	grep -E '^# CONFIG_.* is not set' "$kc"
-} >"$out/base.kunitconfig"
-KUNITCONFIG=$out/base.kunitconfig our_kunit_args "$arch" "$bb"
-if ! (cd "$BASE" && PATH=$TOP/scripts/tty:$PATH python3 tools/testing/kunit/kunit.py \
-	build --jobs "$(nproc)" "${KARGS[@]}") >"$out/base-build.out" 2>&1; then
-	record base-kcsan-e2e no - - - "the baseline did not build: see $out/base-build.out"
-	rc=1
-elif ! e2e base-kcsan-e2e "$bb"; then
-	record base-kcsan-e2e yes no - - "did not boot: see $out/base-kcsan-e2e.out"
-	rc=1
-else
-	IFS=$'\t' read -r ok cases why <<<"$(judge base-kcsan-e2e "$bb" baseline --no-baseline)"
-	# Not the series: its cases count in no total.
-	record base-kcsan-e2e yes yes "$ok" - "$cases: $why"
-	[ "$ok" = yes ] || rc=1
-fi
+# The runs first, then their verdicts: each report is compared with the
+# baseline's.  Each run to judge: "RUN BUILD COMMIT JUDGE-ARGS...".
+judged=()
 
 bd=$CACHE/build/kcsan-$arch
 commit=$("$TOP/scripts/apply.sh" --commit)
@@ -106,21 +83,17 @@ if ! KUNITCONFIG=$kc variant_build kcsan "$arch" >"$out/build.out" 2>&1; then
 	record kcsan no - - - "build failed: see $out/build.out"
 	exit 1
 fi
-if ! kunit "$arch-kcsan" "$bd" "$kc"; then
+if kunit "$arch-kcsan" "$bd" "$kc"; then
+	judged+=("kcsan $arch-kcsan $bd $commit --plan $arch")
+else
 	record kcsan yes no - - "did not boot: see $out/$arch-kcsan.out"
 	rc=1
-else
-	IFS=$'\t' read -r ok cases why <<<"$(judge "$arch-kcsan" "$bd" "$commit" --plan "$arch")"
-	record kcsan yes yes "$ok" "$cases" "$why"
-	[ "$ok" = yes ] || rc=1
 fi
-if ! e2e "$arch-kcsan-e2e" "$bd"; then
+if e2e "$arch-kcsan-e2e" "$bd"; then
+	judged+=("kcsan-e2e $arch-kcsan-e2e $bd $commit --plan $arch-e2e")
+else
 	record kcsan-e2e yes no - - "did not boot: see $out/$arch-kcsan-e2e.out"
 	rc=1
-else
-	IFS=$'\t' read -r ok cases why <<<"$(judge "$arch-kcsan-e2e" "$bd" "$commit" --plan "$arch-e2e")"
-	record kcsan-e2e yes yes "$ok" "$cases" "$why"
-	[ "$ok" = yes ] || rc=1
 fi
 
 # The RFCs that run on x86_64, each on top of the series.
@@ -144,14 +117,47 @@ for name in $(rfc_list); do
 		rc=1
 		continue
 	fi
-	rfc_commit=$(git -C "$CACHE/experiment" rev-parse HEAD)
-	if ! kunit "$run" "$CACHE/build/$run-$arch" "$out/$name.kunitconfig" "$suite"; then
+	rbd=$CACHE/build/$run-$arch
+	if kunit "$run" "$rbd" "$out/$name.kunitconfig" "$suite"; then
+		judged+=("$run $run $rbd $(git -C "$CACHE/experiment" rev-parse HEAD) --all-pass $suite")
+	else
 		record "$run" yes no - - "did not boot: see $out/$run.out"
 		rc=1
-		continue
 	fi
-	IFS=$'\t' read -r ok cases why <<<"$(judge "$run" "$CACHE/build/$run-$arch" "$rfc_commit" --all-pass "$suite")"
-	record "$run" yes yes "$ok" "$cases" "$why"
+done
+
+# The untouched baseline with the same checkers and our kunitconfig but
+# the options the series adds: its e2e boot.
+bb=$CACHE/build/base-kcsan-$arch
+base_worktree
+note "$arch: the untouched baseline with KCSAN (build in $bb)"
+syms=" $(series_symbols | tr '\n' ' ') "
+{
+	grep -E '^CONFIG_' "$kc" | while IFS='=' read -r k v; do
+		[[ "$syms" == *" ${k#CONFIG_} "* ]] || echo "$k=$v"
+	done
+	grep -E '^# CONFIG_.* is not set' "$kc"
+} >"$out/base.kunitconfig"
+KUNITCONFIG=$out/base.kunitconfig our_kunit_args "$arch" "$bb"
+if ! (cd "$BASE" && PATH=$TOP/scripts/tty:$PATH python3 tools/testing/kunit/kunit.py \
+	build --jobs "$(nproc)" "${KARGS[@]}") >"$out/base-build.out" 2>&1; then
+	record base-kcsan-e2e no - - - "the baseline did not build: see $out/base-build.out"
+	rc=1
+elif ! e2e base-kcsan-e2e "$bb"; then
+	record base-kcsan-e2e yes no - - "did not boot: see $out/base-kcsan-e2e.out"
+	rc=1
+else
+	IFS=$'\t' read -r ok cases why <<<"$(judge base-kcsan-e2e "$bb" baseline --no-baseline)"
+	# Not the series: its cases count in no total.
+	record base-kcsan-e2e yes yes "$ok" - "$cases: $why"
+	[ "$ok" = yes ] || rc=1
+fi
+
+for j in "${judged[@]}"; do
+	read -r row run rbd c args <<<"$j"
+	# shellcheck disable=SC2086 # the judge's arguments, one per word
+	IFS=$'\t' read -r ok cases why <<<"$(judge "$run" "$rbd" "$c" $args)"
+	record "$row" yes yes "$ok" "$cases" "$why"
 	[ "$ok" = yes ] || rc=1
 done
 exit $rc
