@@ -14,12 +14,16 @@ pkgs="build-essential flex bison bc libelf-dev libssl-dev
       python3 ccache xz-utils git sparse"
 [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES
 for arch in "$@"; do
-	case "$arch" in um | lint | bench) ;; *) check_arch "$arch" ;; esac
+	case "$arch" in um | lint | bench | kcsan | faults) ;; *) check_arch "$arch" ;; esac
 	case "$arch" in
 	x86_64) pkgs="$pkgs qemu-system-x86" ;;
 	arm | arm-lpae) pkgs="$pkgs qemu-system-arm device-tree-compiler gcc-arm-linux-gnueabihf libc6-dev-armhf-cross" ;;
 	arm64) pkgs="$pkgs qemu-system-arm device-tree-compiler gcc-aarch64-linux-gnu libc6-dev-arm64-cross" ;;
 	um) ;;
+	# the stages of make check-full: KCSAN on x86_64, faults on x86_64
+	# and arm64
+	kcsan) pkgs="$pkgs qemu-system-x86" ;;
+	faults) pkgs="$pkgs qemu-system-x86 qemu-system-arm device-tree-compiler gcc-aarch64-linux-gnu libc6-dev-arm64-cross" ;;
 	bench) pkgs="$pkgs gnuplot-nox" ;;
 	# make lint-ci: Node.js and npm, from Debian unless already there
 	lint) command -v node >/dev/null && command -v npm >/dev/null ||
