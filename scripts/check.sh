@@ -5,10 +5,11 @@
 # (scripts/e2e.sh); alongside them, the harness self-test and the
 # configuration stage of the tier (scripts/configs.sh); with TIER=full,
 # the RFCs of kernel-patches/rfc/ on x86_64 (scripts/rfc.sh), and the
-# stages "kcsan" (scripts/kcsan.sh) and "faults" (scripts/faults.sh); then
-# the results against kunit/plan.  TIER=check (make check, the gate; default
-# arches x86_64 arm um) or TIER=full (make check-full; default every arch,
-# um, kcsan and faults; a CI job runs each alone, e.g. ARCH=kcsan).
+# stage "kcsan" (scripts/kcsan.sh; "faults", scripts/faults.sh, runs only
+# when named); then the results against kunit/plan.  TIER=check (make
+# check, the gate; default arches x86_64 arm um) or TIER=full (make
+# check-full; default every arch, um and kcsan; a CI job runs each alone,
+# e.g. ARCH=kcsan).
 # The last line is "N passed, N failed, N skipped" over every KUnit run;
 # the exit status is non-zero on any failure.
 . "$(dirname "$0")/common.sh"
@@ -16,7 +17,7 @@
 export TIER=${TIER:-check}
 case "$TIER" in
 check) [ $# -gt 0 ] || set -- x86_64 arm um ;;
-full) [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES um kcsan faults ;;
+full) [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES um kcsan ;;
 *) die "unknown TIER '$TIER' (check or full)" ;;
 esac
 [ -z "${TOPICS:-}" ] || note "topic series: $(topic_list | tr '\n' ' ')(TOPICS)"
@@ -129,8 +130,9 @@ if [ "$TIER" = full ] && [[ " $* " == *" x86_64 "* ]] && [ -z "${TOPICS:-}" ]; t
 	stage rfc "$TOP/scripts/rfc.sh" x86_64 || rc=1
 	args+=(--rfc)
 fi
-# make check-full: KCSAN (x86_64) and fault injection (x86_64, arm64),
-# each a kernel of its own (scripts/kcsan.sh, scripts/faults.sh).
+# make check-full: KCSAN (x86_64), and fault injection (x86_64, arm64)
+# when named, each a kernel of its own (scripts/kcsan.sh,
+# scripts/faults.sh).
 for s in "${stages[@]}"; do
 	stage "$s" "$TOP/scripts/$s.sh" || rc=1
 	args+=(--stage "$s")

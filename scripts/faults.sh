@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# make check-full: the fault stage, on x86_64 and arm64 (or the arches
-# given).  The kernel of the series with our kunitconfig and
+# make faults: the fault stage, on x86_64 and arm64 (or the arches
+# given); not yet part of make check-full (README.md says why).  The kernel of the series with our kunitconfig and
 # arch-qemu-configs/faults.config, the suites whose code allocates built
 # as modules, boots the e2e init (scripts/e2e.sh) with e2e_faults=SETTINGS:
 # for each setting, the first one without failures, it loads each module
@@ -60,7 +60,7 @@ for arch in "$@"; do
 		continue
 	fi
 	E2E_NAME=$arch-faults E2E_BUILD=0 E2E_BUILD_DIR=$bd E2E_MODULES=$mods \
-		E2E_ARGS="e2e_faults=$SETTINGS" E2E_TIMEOUT=${FAULT_TIMEOUT:-2400} \
+		E2E_ARGS="kunit.enable=1 e2e_faults=$SETTINGS" E2E_TIMEOUT=${FAULT_TIMEOUT:-2400} \
 		"$TOP/scripts/e2e.sh" "$arch" >"$out/$arch.out" 2>&1 || true
 	if [ ! -s "$RESULTS/$arch-faults.log" ]; then
 		printf 'faults\t%s\tyes\tno\t-\t-\t-\tdid not boot: see %s\n' "$arch" "$out/$arch.out" >>"$tsv"

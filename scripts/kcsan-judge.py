@@ -10,15 +10,17 @@ with --all-pass GLOB, every case of the suites GLOB matches passed.
 Any splat but KCSAN's fails the run, as does a crash.
 
 A KCSAN report names the functions of its two accesses ("data-race in
-A+0x../0x.. / B+0x../0x.."; one for a race of unknown origin).  It is in
-code the series changes if one of them is defined in a C file the series
-(or the RFC on top of it) changes: a function of the object file the
-build made of it (nm).  A function inlined from a header the series
-changes is not seen so.  Such a report fails the run; any other is
-listed as pre-existing, and with --baseline LOG, whether the baseline
-boot reported the same pair of functions.
+A / B"; one for a race of unknown origin).  It is in code the series
+changes if one of them is: a function of a C file the series (or the RFC
+on top of it) adds, or one its diff against the baseline changes or
+defines (--diff: git diff -U0).  Not seen so: a function inlined from a
+header the series changes, and a static function of another file that
+has the name of one the series changes (taken as the series').  Such a
+report fails the run.  Any other is in untouched code: with --baseline
+LOG, pre-existing if the baseline boot reported the same pair of
+functions, else "not on the baseline"; neither fails the run.
 
-usage: kcsan-judge.py --run RUN --vmlinux PATH --changed FILE
+usage: kcsan-judge.py --run RUN --vmlinux PATH --diff FILE
        [--baseline LOG | --no-baseline] [--plan ARCH | --all-pass GLOB]
 """
 import argparse
@@ -34,9 +36,12 @@ RESULTS = os.environ.get('RESULTS') or os.path.join(TOP, 'results')
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ktap import SPLAT, parse_cases, scan_ktap, status_counts  # noqa: E402
 
-HEADER = re.compile(r'BUG: KCSAN: (.*?) in (\S+)(?: / (\S+))?\s*$')
+HEADER = re.compile(r'BUG: KCSAN: (.*?) in (\S+)(?: \[\S+\])?'
+                    r'(?: / (\S+)(?: \[\S+\])?)?\s*$')
 # A symbol with the suffixes the compiler adds to a copy of a function.
 SUFFIX = re.compile(r'\.(isra|constprop|part|cold|lto_priv)\.?\d*')
+# A function definition at the start of a line: "static int name(...".
+DEFINITION = re.compile(r'^[A-Za-z_][\w \t\*]*?\b(\w+)\([^;]*$')
 
 
 def reports(log):
@@ -50,19 +55,36 @@ def reports(log):
     return found
 
 
-def series_functions(bd, changed):
-    """{function: file} of the C files in CHANGED built in BD."""
-    funcs = {}
-    for path in changed:
-        obj = os.path.join(bd, path[:-2] + '.o') if path.endswith('.c') else None
-        if not obj or not os.path.exists(obj):
+def series_functions(bd, diff):
+    """{function: file} of the code the series changes, from the diff of
+    the tree against the baseline (git diff -U0): every function of a C
+    file it adds (nm on the object the build made of it), and in a file
+    it changes, the functions its hunks lie in (the hunk headers) and
+    those it defines."""
+    funcs, path, new = {}, None, False
+    for line in diff.splitlines():
+        if line.startswith('--- '):
+            new = line == '--- /dev/null'
+        elif line.startswith('+++ '):
+            path = line[6:] if line.startswith('+++ b/') else None
+            if path and new and path.endswith('.c'):
+                obj = os.path.join(bd, path[:-2] + '.o')
+                if os.path.exists(obj):
+                    out = subprocess.run(['nm', '--defined-only', obj],
+                                         text=True, capture_output=True)
+                    for w in (x.split() for x in out.stdout.splitlines()):
+                        if len(w) == 3 and w[1] in 'tTwW':
+                            funcs.setdefault(SUFFIX.sub('', w[2]), path)
+        elif not path or not path.endswith('.c') or new:
             continue
-        out = subprocess.run(['nm', '--defined-only', obj], text=True,
-                             capture_output=True).stdout
-        for line in out.splitlines():
-            w = line.split()
-            if len(w) == 3 and w[1] in 'tTwW':
-                funcs.setdefault(SUFFIX.sub('', w[2]), path)
+        elif line.startswith('@@'):
+            m = re.search(r'@@ .*? @@.*?(\w+)\s*\(', line)
+            if m:
+                funcs.setdefault(m.group(1), path)
+        elif line.startswith('+'):
+            m = DEFINITION.match(line[1:])
+            if m:
+                funcs.setdefault(m.group(1), path)
     return funcs
 
 
@@ -111,7 +133,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--run', required=True)
     ap.add_argument('--vmlinux', required=True)
-    ap.add_argument('--changed', required=True)
+    ap.add_argument('--diff', required=True,
+                    help='git diff -U0 of the tree against the baseline')
     ap.add_argument('--baseline')
     ap.add_argument('--no-baseline', action='store_true')
     ap.add_argument('--plan')
@@ -130,15 +153,14 @@ def main():
             break
     problems += judge_cases(log, cases, args)
 
-    with open(args.changed) as f:
-        changed = [line.strip() for line in f if line.strip()]
-    ours = series_functions(os.path.dirname(args.vmlinux), changed)
+    with open(args.diff, errors='replace') as f:
+        ours = series_functions(os.path.dirname(args.vmlinux), f.read())
     before = set()
     if args.baseline and not args.no_baseline and os.path.exists(args.baseline):
         before = {tuple(sorted(f)) for _, f, _ in
                   reports(open(args.baseline, errors='replace').read())}
     found = reports(log)
-    in_series = 0
+    in_series = pre = 0
     tsv = os.path.join(RESULTS, 'kcsan-reports.tsv')
     new = not os.path.exists(tsv)
     with open(tsv, 'a') as f:
@@ -152,19 +174,24 @@ def main():
                 problems.append(f'KCSAN {kind} in {" / ".join(funcs)} '
                                 f'({" ".join(files)}), {args.run}.log:{n}')
             else:
-                where = 'pre-existing (no function of a changed file)'
+                where = 'untouched code'
             if args.no_baseline:
                 seen = '-'
+            elif not os.path.exists(args.baseline or ''):
+                seen = 'no baseline run'
             else:
-                seen = 'same pair' if tuple(sorted(funcs)) in before \
-                    else 'not seen'
+                seen = 'same pair on the baseline' \
+                    if tuple(sorted(funcs)) in before else 'not on the baseline'
+                if not files and tuple(sorted(funcs)) in before:
+                    pre += 1
             f.write(f'{args.run}\t{n}\t{kind}\t{" / ".join(funcs)}\t'
                     f'{where}\t{seen}\n')
 
     counts = status_counts(cases)
-    pre = len(found) - in_series
     race = (f'{len(found)} KCSAN reports: {in_series} in code the series '
-            f'changes, {pre} pre-existing' if found else 'no KCSAN report')
+            f'changes, {pre} pre-existing (same pair on the baseline), '
+            f'{len(found) - in_series - pre} in untouched code not on the '
+            f'baseline' if found else 'no KCSAN report')
     note = '; '.join([race] + problems[:4]) if problems else \
         f'{len(cases)} cases as planned, {race}'
     print('\t'.join(['no' if problems or not cases else 'yes',

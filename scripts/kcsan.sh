@@ -33,6 +33,10 @@ record() {	# record CONFIG BUILT BOOTED PASSED CASES NOTE
 	printf '%s\t%s\t%s\t%s\t%s\t-\t%s\t%s\n' "$1" "$arch" "$2" "$3" "$4" "$5" "$6" >>"$tsv"
 }
 "$TOP/scripts/deps.sh" "$arch" >/dev/null
+# Our x86_64 qemu config boots without panic_on_warn for this stage:
+# KCSAN's reports are WARN-level and would panic the kernel.
+export DMATOPICS_KCSAN=1
+rm -f "$RESULTS"/{base-kcsan-e2e,"$arch"-kcsan,"$arch"-kcsan-e2e,rfc-*-kcsan}.{log,ktap,junit.xml,status}
 
 kc=$out/kcsan.kunitconfig
 cat "$TOP/kunitconfig" "$TOP/arch-qemu-configs/kcsan.config" >"$kc"
@@ -43,7 +47,7 @@ judge() {
 	local run=$1 bd=$2 commit=$3
 	shift 3
 	python3 "$TOP/scripts/kcsan-judge.py" --run "$run" --vmlinux "$bd/vmlinux" \
-		--changed <(cgit diff --name-only baseline "$commit") \
+		--diff <(cgit diff -U0 baseline "$commit") \
 		--baseline "$RESULTS/base-kcsan-e2e.log" "$@"
 }
 
@@ -99,15 +103,20 @@ fi
 # The RFCs that run on x86_64, each on top of the series.
 for name in $(rfc_list); do
 	dir=$PATCHES/rfc/$name
-	arches=$(grep -v -E '^(#|[[:space:]]*$)' "$dir/arches" 2>/dev/null | tr '\n' ' ' || echo x86_64)
-	[[ " $arches " == *" $arch "* ]] || continue
+	arches=$(grep -v -E '^(#|[[:space:]]*$)' "$dir/arches" 2>/dev/null | tr '\n' ' ' || true)
+	[[ " ${arches:-x86_64} " == *" $arch "* ]] || continue
 	run=rfc-$name-kcsan
 	if ! files=$(rfc_files "$name"); then
 		record "$run" no - - - "kernel-patches/rfc/$name: a series or patch is missing"
 		rc=1
 		continue
 	fi
-	suite=$(grep -v -E '^(#|[[:space:]]*$)' "$dir/suite")
+	suite=$(grep -v -E '^(#|[[:space:]]*$)' "$dir/suite" 2>/dev/null || true)
+	if [ -z "$suite" ]; then
+		record "$run" no - - - "kernel-patches/rfc/$name/suite must name one KUnit suite"
+		rc=1
+		continue
+	fi
 	{ cat "$kc"; [ ! -f "$dir/config" ] || cat "$dir/config"; } >"$out/$name.kunitconfig"
 	note "$arch: RFC $name with KCSAN, suite $suite"
 	# shellcheck disable=SC2086 # one patch file per word
@@ -148,6 +157,7 @@ elif ! e2e base-kcsan-e2e "$bb"; then
 	rc=1
 else
 	IFS=$'\t' read -r ok cases why <<<"$(judge base-kcsan-e2e "$bb" baseline --no-baseline)"
+	ok=${ok:-no} why=${why:-the judge failed (see the stage output)}
 	# Not the series: its cases count in no total.
 	record base-kcsan-e2e yes yes "$ok" - "$cases: $why"
 	[ "$ok" = yes ] || rc=1
@@ -157,6 +167,7 @@ for j in "${judged[@]}"; do
 	read -r row run rbd c args <<<"$j"
 	# shellcheck disable=SC2086 # the judge's arguments, one per word
 	IFS=$'\t' read -r ok cases why <<<"$(judge "$run" "$rbd" "$c" $args)"
+	ok=${ok:-no} cases=${cases:--} why=${why:-the judge failed (see the stage output)}
 	record "$row" yes yes "$ok" "$cases" "$why"
 	[ "$ok" = yes ] || rc=1
 done

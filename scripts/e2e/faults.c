@@ -13,9 +13,12 @@
  *    (probability 100, interval S) of the tasks marked in make-it-fail
  *    only (task-filter), of any size, order and GFP flags;
  *  - each module is loaded with kthreadd marked (/proc/2/make-it-fail),
- *    so that the KUnit case threads it creates are marked and nothing
- *    else of the boot is; the loader itself is not, so that the module
- *    loads and its suites run;
+ *    so that the KUnit case threads it creates are marked; the loader
+ *    itself is not, so that the module loads and its suites run.  Not
+ *    good enough yet (why this is not part of make check-full): kthreadd's
+ *    own allocations fail too, a case whose thread it cannot create
+ *    passes without running in 6.1's KUnit, and every kthread created
+ *    meanwhile stays marked;
  *  - O_DIRECT writes and reads of the disk are made with the init itself
  *    marked: each must return the whole length or an error, and data
  *    read back must be what was last written whole;

@@ -376,11 +376,19 @@ class Harness(unittest.TestCase):
             f.write('void series_fn(void) { }\n')
         subprocess.run(['gcc', '-c', '-o', os.path.join(bd, 'lib', 'series.o'),
                         os.path.join(self.tmp, 'series.c')], check=True)
-        changed = os.path.join(self.tmp, 'changed')
-        with open(changed, 'w') as f:
-            f.write('lib/series.c\ninclude/linux/series.h\n')
+        diff = os.path.join(self.tmp, 'diff')
+        with open(diff, 'w') as f:
+            f.write('diff --git a/lib/series.c b/lib/series.c\n'
+                    'new file mode 100644\n--- /dev/null\n'
+                    '+++ b/lib/series.c\n@@ -0,0 +1 @@\n'
+                    '+void series_fn(void) { }\n'
+                    'diff --git a/mm/old.c b/mm/old.c\n--- a/mm/old.c\n'
+                    '+++ b/mm/old.c\n@@ -10 +10 @@ int changed_fn(int x)\n'
+                    '-\treturn x;\n+\treturn x + 1;\n'
+                    '@@ -20,0 +21,3 @@ int changed_fn(int x)\n'
+                    '+static void added_fn(void)\n+{\n+}\n')
         args = ['kcsan-judge.py', '--run', 'x86_64-kcsan', '--vmlinux',
-                os.path.join(bd, 'vmlinux'), '--changed', changed,
+                os.path.join(bd, 'vmlinux'), '--diff', diff,
                 '--plan', 'x86_64']
         if baseline:
             path = os.path.join(self.tmp, 'base.log')
@@ -395,23 +403,32 @@ class Harness(unittest.TestCase):
 
     def test_a_race_in_a_function_the_series_changes_fails_the_kcsan_run(self):
         (ok, cases, note), tsv = self.kcsan_run(
-            ['series_fn+0x10/0x20 / other_fn+0x4/0x8'])
+            ['series_fn+0x10/0x20 / other_fn+0x4/0x8',
+             'other_fn+0x1/0x2 / changed_fn+0x3/0x4',
+             'added_fn+0x1/0x2 [mod] / other_fn+0x5/0x6',
+             'unchanged_fn+0x1/0x2 / other_fn+0x4/0x8'])
         self.assertEqual((ok, cases), ('no', '2/0/1'))
-        self.assertIn('1 KCSAN reports: 1 in code the series changes', note)
+        self.assertIn('4 KCSAN reports: 3 in code the series changes, 0 '
+                      'pre-existing (same pair on the baseline), 1 in '
+                      'untouched code not on the baseline', note)
         self.assertIn('series_fn / other_fn (lib/series.c)', note)
+        self.assertIn('other_fn / changed_fn (mm/old.c)', note)
+        self.assertIn('added_fn / other_fn (mm/old.c)', note)
         self.assertIn('series: lib/series.c', tsv)
+        self.assertIn('unchanged_fn / other_fn\tuntouched code\tno '
+                      'baseline run', tsv)
 
     def test_a_race_elsewhere_is_listed_as_pre_existing_with_the_baseline(self):
         (ok, cases, note), tsv = self.kcsan_run(
             ['a_fn+0x1/0x2 / b_fn.isra.0+0x3/0x4', 'c_fn+0x1/0x2'],
             baseline=['b_fn+0x9/0x10 / a_fn+0x7/0x8'])
         self.assertEqual((ok, cases), ('yes', '2/0/1'))
-        self.assertIn('2 KCSAN reports: 0 in code the series changes, 2 '
-                      'pre-existing', note)
-        self.assertIn('a_fn / b_fn\tpre-existing (no function of a changed '
-                      'file)\tsame pair', tsv)
-        self.assertIn('c_fn\tpre-existing (no function of a changed '
-                      'file)\tnot seen', tsv)
+        self.assertIn('2 KCSAN reports: 0 in code the series changes, 1 '
+                      'pre-existing (same pair on the baseline), 1 in '
+                      'untouched code not on the baseline', note)
+        self.assertIn('a_fn / b_fn\tuntouched code\tsame pair on the '
+                      'baseline', tsv)
+        self.assertIn('c_fn\tuntouched code\tnot on the baseline', tsv)
 
     def test_a_kcsan_run_with_a_splat_or_a_planned_case_missing_fails(self):
         os.makedirs(self.results, exist_ok=True)
@@ -419,11 +436,11 @@ class Harness(unittest.TestCase):
             log = f.read()
         with open(os.path.join(self.results, 'x86_64-kcsan.log'), 'w') as f:
             f.write(log)
-        changed = os.path.join(self.tmp, 'changed')
-        open(changed, 'w').close()
+        diff = os.path.join(self.tmp, 'diff')
+        open(diff, 'w').close()
         r = self.run_script('kcsan-judge.py', '--run', 'x86_64-kcsan',
                             '--vmlinux', os.path.join(self.tmp, 'vmlinux'),
-                            '--changed', changed, '--no-baseline',
+                            '--diff', diff, '--no-baseline',
                             '--plan', 'x86_64')
         ok, _, note = r.stdout.rstrip('\n').split('\t')
         self.assertEqual(ok, 'no')
