@@ -246,6 +246,13 @@ rfc_files() {
 	series_in "rfc/$1" "RFC $1"
 }
 
+# The words of kernel-patches/rfc/NAME/FILE (suite, arches) on one line,
+# without comments and blank lines; nothing if the file is missing.
+# usage: rfc_field NAME FILE
+rfc_field() {
+	grep -v -E '^(#|[[:space:]]*$)' "$PATCHES/rfc/$1/$2" 2>/dev/null | tr '\n' ' ' | sed 's/ $//' || true
+}
+
 # The name of a patch file as kernel-patches/ names it: TOPIC/FILE.
 patch_name() {
 	echo "${1#"$PATCHES"/}"

@@ -103,7 +103,7 @@ fi
 # The RFCs that run on x86_64, each on top of the series.
 for name in $(rfc_list); do
 	dir=$PATCHES/rfc/$name
-	arches=$(grep -v -E '^(#|[[:space:]]*$)' "$dir/arches" 2>/dev/null | tr '\n' ' ' || true)
+	arches=$(rfc_field "$name" arches)
 	[[ " ${arches:-x86_64} " == *" $arch "* ]] || continue
 	run=rfc-$name-kcsan
 	if ! files=$(rfc_files "$name"); then
@@ -111,7 +111,7 @@ for name in $(rfc_list); do
 		rc=1
 		continue
 	fi
-	suite=$(grep -v -E '^(#|[[:space:]]*$)' "$dir/suite" 2>/dev/null || true)
+	suite=$(rfc_field "$name" suite)
 	if [ -z "$suite" ]; then
 		record "$run" no - - - "kernel-patches/rfc/$name/suite must name one KUnit suite"
 		rc=1

@@ -109,13 +109,13 @@ for name in $(rfc_list); do
 		rc=1
 		continue
 	fi
-	suite=$(grep -v -E '^(#|[[:space:]]*$)' "$dir/suite" 2>/dev/null || true)
+	suite=$(rfc_field "$name" suite)
 	if [ -z "$suite" ] || [ "$(echo "$suite" | wc -w)" != 1 ]; then
 		record "rfc-$name" no - - - "kernel-patches/rfc/$name/suite must name one KUnit suite"
 		rc=1
 		continue
 	fi
-	arches=$(grep -v -E '^(#|[[:space:]]*$)' "$dir/arches" 2>/dev/null | tr '\n' ' ' || true)
+	arches=$(rfc_field "$name" arches)
 	arches=${arches:-$arch}
 	e2e_arch=$(sed -n 's/^arch //p' "$dir/e2e" 2>/dev/null || true)
 	if [ -f "$dir/e2e" ] && [[ " $arches " != *" $e2e_arch "* ]]; then
