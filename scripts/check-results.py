@@ -213,7 +213,8 @@ def read_configs(path, errors, stage=None):
     """results/configs.tsv rows, with an error for each that failed.
 
     With STAGE (a name for messages), a file of that stage with the same
-    columns and no "# complete" line (results/rfc.tsv).
+    columns (results/rfc.tsv).  Each ends with "# complete" when its
+    stage ran to its end.
     """
     rows = []
     if not os.path.exists(path):
@@ -223,9 +224,9 @@ def read_configs(path, errors, stage=None):
     with open(path) as f:
         head = f.readline().rstrip('\n').split('\t')
         lines = f.read().splitlines()
-        if stage is None and (not lines or lines[-1] != '# complete'):
-            errors.append('the configuration stage stopped before it '
-                          f'finished ({path} is incomplete)')
+        if not lines or lines[-1] != '# complete':
+            errors.append(f'{stage or "the configuration stage"} stopped '
+                          f'before it finished ({path} is incomplete)')
         for line in lines:
             if line.startswith('#'):
                 continue

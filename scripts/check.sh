@@ -5,11 +5,11 @@
 # (scripts/e2e.sh); alongside them, the harness self-test and the
 # configuration stage of the tier (scripts/configs.sh); with TIER=full,
 # the RFCs of kernel-patches/rfc/ on x86_64 (scripts/rfc.sh), and the
-# stage "kcsan" (scripts/kcsan.sh; "faults", scripts/faults.sh, runs only
-# when named); then the results against kunit/plan.  TIER=check (make
-# check, the gate; default arches x86_64 arm um) or TIER=full (make
-# check-full; default every arch, um and kcsan; a CI job runs each alone,
-# e.g. ARCH=kcsan).
+# stages "kcsan" (scripts/kcsan.sh) and "faults" (scripts/faults.sh on
+# x86_64 and arm64; "faults-ARCH" on one arch); then the results against
+# kunit/plan.  TIER=check (make check, the gate; default arches x86_64 arm
+# um) or TIER=full (make check-full; default every arch, um, kcsan and
+# faults; a CI job runs each alone, e.g. ARCH=kcsan, ARCH=faults-arm64).
 # The last line is "N passed, N failed, N skipped" over every KUnit run;
 # the exit status is non-zero on any failure.
 . "$(dirname "$0")/common.sh"
@@ -17,16 +17,26 @@
 export TIER=${TIER:-check}
 case "$TIER" in
 check) [ $# -gt 0 ] || set -- x86_64 arm um ;;
-full) [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES um kcsan ;;
+full) [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES um kcsan faults ;;
 *) die "unknown TIER '$TIER' (check or full)" ;;
 esac
 [ -z "${TOPICS:-}" ] || note "topic series: $(topic_list | tr '\n' ' ')(TOPICS)"
 note "tier: $TIER ($([ "$TIER" = check ] && echo "make check, the gate" || echo "make check-full, the whole matrix")), arches: $*"
-kunit_arches=() config_arches=() runs=() stages=()
+kunit_arches=() config_arches=() runs=() stages=() faults_arches=() faults_all=0
 for arch in "$@"; do
 	case "$TIER:$arch" in
-	full:kcsan | full:faults) stages+=("$arch"); continue ;;
-	check:kcsan | check:faults) die "$arch is a stage of make check-full, not of make check" ;;
+	full:kcsan) stages+=("$arch"); continue ;;
+	# faults: its default arches; faults-ARCH: those named
+	full:faults | full:faults-*)
+		if [ "$arch" = faults ]; then
+			faults_all=1
+		else
+			check_arch "${arch#faults-}"
+			faults_arches+=("${arch#faults-}")
+		fi
+		[[ " ${stages[*]} " == *" faults "* ]] || stages+=(faults)
+		continue ;;
+	check:kcsan | check:faults | check:faults-*) die "$arch is a stage of make check-full, not of make check" ;;
 	esac
 	[ "$arch" = um ] || check_arch "$arch"
 	case "$arch" in x86_64 | arm | arm-lpae | arm64) kunit_arches+=("$arch") runs+=("$arch") ;; esac
@@ -130,11 +140,15 @@ if [ "$TIER" = full ] && [[ " $* " == *" x86_64 "* ]] && [ -z "${TOPICS:-}" ]; t
 	stage rfc "$TOP/scripts/rfc.sh" x86_64 || rc=1
 	args+=(--rfc)
 fi
-# make check-full: KCSAN (x86_64), and fault injection (x86_64, arm64)
-# when named, each a kernel of its own (scripts/kcsan.sh,
-# scripts/faults.sh).
+# make check-full: KCSAN (x86_64) and fault injection (x86_64 and arm64,
+# or the arch of faults-ARCH), each a kernel of its own per arch
+# (scripts/kcsan.sh, scripts/faults.sh).
+[ $faults_all = 0 ] || faults_arches=()
 for s in "${stages[@]}"; do
-	stage "$s" "$TOP/scripts/$s.sh" || rc=1
+	case "$s" in
+	faults) stage faults "$TOP/scripts/faults.sh" "${faults_arches[@]}" || rc=1 ;;
+	*) stage "$s" "$TOP/scripts/$s.sh" || rc=1 ;;
+	esac
 	args+=(--stage "$s")
 done
 [ $rc -eq 0 ] || echo "error: a stage failed (see above and $RESULTS/stages.tsv)"

@@ -82,13 +82,19 @@ dir /sys 0555 0 0
 file /init $work/init 0755 0 0
 EOF
 # E2E_MODULES: modules of the build, by path under it, loaded in that
-# order by the e2e_faults suite (scripts/faults.sh).
+# order by the e2e_faults suite (scripts/faults.sh); PATH:plain, only
+# without failures.
 if [ -n "${E2E_MODULES:-}" ]; then
 	echo "dir /modules 0755 0 0" >>"$work/initramfs.list"
 	for m in $E2E_MODULES; do
-		[ -f "$build/$m" ] || fail "no module $m in $build"
-		echo "file /modules/${m##*/} $build/$m 0644 0 0" >>"$work/initramfs.list"
-		echo "${m##*/}" >>"$work/order"
+		f=${m%%:*}
+		[ -f "$build/$f" ] || fail "no module $f in $build"
+		echo "file /modules/${f##*/} $build/$f 0644 0 0" >>"$work/initramfs.list"
+		if [ "$m" = "$f:plain" ]; then
+			echo "${f##*/} plain" >>"$work/order"
+		else
+			echo "${f##*/}" >>"$work/order"
+		fi
 	done
 	echo "file /modules/order $work/order 0644 0 0" >>"$work/initramfs.list"
 fi

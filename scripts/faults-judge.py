@@ -9,12 +9,13 @@ interval; 0, no failures) with its .ktap and .junit.xml.
 
 A setting fails on: a crash or timeout (a module that never finished
 loading, or no end of the setting), a kernel splat, kmemleak's reports,
-O_DIRECT data read back wrong, an error of the init (an attribute the
+O_DIRECT data read back wrong, a wrong result of the UIO workload
+(memory still reachable after the unbind), an error of the init (an attribute the
 guest refused, a missing debugfs file), or, with failures, none
 injected into a module or into the I/O.  Without failures, every case
-must pass or skip.  With them, cases may fail (an allocation a test needs
-failed): they are listed against the run without failures, and the
-cases of those runs count in no total.
+must pass or skip.  With them, a case skips when an allocation it needs
+fails (it names the allocation); one that fails is listed against the
+run without failures, and the cases of those runs count in no total.
 
 usage: faults-judge.py ARCH SETTINGS
 """
@@ -37,7 +38,7 @@ def main():
     arch, settings = sys.argv[1], [int(s) for s in sys.argv[2].split(',')]
     log = open(os.path.join(RESULTS, f'{arch}-faults.log'),
                errors='replace').read().splitlines()
-    per = {s: {'lines': [], 'loads': {}, 'io': None, 'end': None,
+    per = {s: {'lines': [], 'loads': {}, 'io': None, 'uio': None, 'end': None,
                'errors': [], 'leaks': [], 'splats': []} for s in settings}
     cur, module = None, None
     for n, raw in enumerate(log, 1):
@@ -56,6 +57,9 @@ def main():
             elif (g := re.match(r'odirect .*, (\d+) chunks wrong, (\d+) '
                                 r'failures injected', text)) and cur:
                 cur['io'] = (int(g.group(1)), int(g.group(2)))
+            elif (g := re.match(r'uio .*, (\d+) wrong, (\d+) failures '
+                                r'injected', text)) and cur:
+                cur['uio'] = (int(g.group(1)), int(g.group(2)))
             elif (g := re.match(r'setting interval \d+: .*kmemleak (-?\d+)',
                                 text)) and cur:
                 cur['end'] = int(g.group(1))
@@ -111,14 +115,20 @@ def main():
                             d['end'] > 0 else 'kmemleak did not scan')
         if d['io'] and d['io'][0]:
             problems.append(f'O_DIRECT: {d["io"][0]} chunks read back wrong')
+        if d['uio'] and d['uio'][0]:
+            problems.append(f'UIO: {d["uio"][0]} wrong results')
         injected = [f'{m.split("_kunit")[0]} {k}'
                     for m, (_, k) in d['loads'].items()]
         if d['io']:
             injected.append(f'odirect {d["io"][1]}')
+        if d['uio']:
+            injected.append(f'uio {d["uio"][1]}')
         if s:
             none = [m for m, (_, k) in d['loads'].items() if not k]
             if d['io'] and not d['io'][1]:
                 none.append('odirect')
+            if d['uio'] and not d['uio'][1]:
+                none.append('uio')
             if none:
                 problems.append(f'no failure injected into {", ".join(none)}')
         refused = [f'{m}: {r}' for m, (r, _) in d['loads'].items() if r != '0']
@@ -136,12 +146,20 @@ def main():
         else:
             differ = sorted(c for c, st in cases.items()
                             if base_cases and base_cases.get(c) != st)
+            # A case that fails only with failures injected is listed:
+            # it should have skipped, naming the allocation (or it gave
+            # a wrong result); it does not fail the stage.
+            failed = [f'{c[0]}.{c[1]}' for c in differ
+                      if cases[c] not in ('SUCCESS', 'SKIPPED')]
+            skipped = sum(1 for c in differ if cases[c] == 'SKIPPED')
             cells = '-'
-            note = (f'{sum(k for _, k in d["loads"].values()) + (d["io"][1] if d["io"] else 0)} '
+            total = (sum(k for _, k in d['loads'].values()) +
+                     sum(d[w][1] for w in ('io', 'uio') if d[w]))
+            note = (f'{total} '
                     f'failures injected ({", ".join(injected)}); cases '
-                    f'{"/".join(map(str, counts))}, {len(differ)} not as '
-                    f'without failures'
-                    + (f' (e.g. {differ[0][0]}.{differ[0][1]})' if differ else '')
+                    f'{"/".join(map(str, counts))}: {skipped} skipped and '
+                    f'{len(failed)} failed that passed without failures'
+                    + (f' ({", ".join(failed[:3])})' if failed else '')
                     + (f'; loads refused: {", ".join(refused)}' if refused else ''))
         ok = 'no' if problems else 'yes'
         if problems:

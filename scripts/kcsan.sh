@@ -85,6 +85,7 @@ commit=$("$TOP/scripts/apply.sh" --commit)
 note "$arch: the series with KCSAN (build in $bd)"
 if ! KUNITCONFIG=$kc variant_build kcsan "$arch" >"$out/build.out" 2>&1; then
 	record kcsan no - - - "build failed: see $out/build.out"
+	echo "# complete" >>"$tsv"	# the row says why it stopped
 	exit 1
 fi
 if kunit "$arch-kcsan" "$bd" "$kc"; then
@@ -171,4 +172,5 @@ for j in "${judged[@]}"; do
 	record "$row" yes yes "$ok" "$cases" "$why"
 	[ "$ok" = yes ] || rc=1
 done
+echo "# complete" >>"$tsv"
 exit $rc

@@ -27,7 +27,7 @@ merged=$(mktemp -d)
 trap 'rm -rf "$merged"' EXIT
 arches=() stage_args=()
 printf 'config\tarch\tbuilt\tbooted\tpassed\twarnings\tcases\tnote\n' >"$merged/configs.tsv"
-complete=1
+complete=1 incomplete=
 for d in "$@"; do
 	[ -d "$d" ] || die "no results directory $d"
 	for s in "$d"/*.status; do
@@ -42,10 +42,14 @@ for d in "$@"; do
 	done
 	for st in rfc kcsan faults; do
 		[ -f "$d/$st.tsv" ] || continue
-		[ -f "$merged/$st.tsv" ] || head -n 1 "$d/$st.tsv" >"$merged/$st.tsv"
-		tail -n +2 "$d/$st.tsv" >>"$merged/$st.tsv"
+		# A stage split over jobs (faults-ARCH): one file, judged once.
+		if [ ! -f "$merged/$st.tsv" ]; then
+			head -n 1 "$d/$st.tsv" >"$merged/$st.tsv"
+			case "$st" in rfc) stage_args+=(--rfc) ;; *) stage_args+=(--stage "$st") ;; esac
+		fi
+		tail -n +2 "$d/$st.tsv" | grep -v '^# complete$' >>"$merged/$st.tsv" || true
+		[ "$(tail -n 1 "$d/$st.tsv")" = "# complete" ] || incomplete+=" $st"
 		[ -f "$d/kcsan-reports.tsv" ] && [ "$st" = kcsan ] && cp "$d/kcsan-reports.tsv" "$merged/"
-		case "$st" in rfc) stage_args+=(--rfc) ;; *) stage_args+=(--stage "$st") ;; esac
 	done
 	if [ -f "$d/configs.tsv" ]; then
 		tail -n +2 "$d/configs.tsv" | grep -v '^# complete$' >>"$merged/configs.tsv" || true
@@ -54,6 +58,11 @@ for d in "$@"; do
 	fi
 done
 [ $complete = 1 ] && echo "# complete" >>"$merged/configs.tsv"
+# A stage ran to its end only if it did in every job that ran it.
+for st in rfc kcsan faults; do
+	[ -f "$merged/$st.tsv" ] || continue
+	[[ " $incomplete " == *" $st "* ]] || echo "# complete" >>"$merged/$st.tsv"
+done
 [ ${#arches[@]} -gt 0 ] || die "no arch results in $*"
 rm -rf "$RESULTS/configs"
 cp -r "$merged"/. "$RESULTS/"

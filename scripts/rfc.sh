@@ -155,4 +155,5 @@ for name in $(rfc_list); do
 		rfc_e2e "$name" after "$bd" || rc=1
 	done
 done
+echo "# complete" >>"$tsv"
 exit $rc

@@ -571,6 +571,100 @@ static int kmemleak_finds_nothing_left_behind(void)
 	return n == 0;
 }
 
+/* Write @v at @p; 0, or -1 if that gets SIGBUS. */
+static int poke(volatile unsigned char *p, unsigned char v)
+{
+	if (sigsetjmp(jump, 1))
+		return -1;
+	*p = v;
+	return 0;
+}
+
+/* Find the UIO device of this suite (for faults.c); 1 if there is one. */
+int uio_find(void)
+{
+	return find_uio();
+}
+
+/*
+ * For the e2e_faults suite (faults.c), run by a child whose allocations
+ * fail as its setting says, once uio_find() found the device: map it,
+ * write, fork a child that reads what was written, unmap half, unbind
+ * the driver and check that nothing is left mapped.  A call may fail
+ * with an error; a wrong result is a byte read back other than written,
+ * a live mapping that gets SIGBUS (a failed page-table allocation makes
+ * the fault retry, never SIGBUS), or memory still reachable after the
+ * unbind.  @mark marks the child.  Returns the wrong results, or -1 if
+ * @mark fails.
+ */
+int uio_faults_workload(int (*mark)(void))
+{
+	volatile unsigned char *p;
+	struct sigaction sa = { .sa_handler = on_sigbus };
+	int fd, wrong = 0, status;
+	size_t half;
+	pid_t pid;
+
+	page = sysconf(_SC_PAGESIZE);
+	sigaction(SIGBUS, &sa, NULL);
+	half = MAP_LEN / page / 2 * page;
+	if (mark())
+		return -1;
+	fd = open(dev, O_RDWR);
+	if (fd < 0)
+		return 0;	/* an error, as allowed */
+	p = mmap(NULL, MAP_LEN, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		close(fd);
+		return 0;
+	}
+	if (poke(p, 0x6b) || poke(p + half, 0x6c)) {
+		say("error: a write to the live mapping got SIGBUS");
+		wrong++;
+	} else {
+		pid = fork();
+		if (pid == 0)
+			_exit(peek(p) == 0x6b && peek(p + half) == 0x6c ? 0 : 1);
+		if (pid > 0 && waitpid(pid, &status, 0) == pid &&
+		    (!WIFEXITED(status) || WEXITSTATUS(status))) {
+			say("error: the forked child read other bytes (status %#x)",
+			    status);
+			wrong++;
+		}
+		if (!munmap((void *)p, half) && peek(p + half) != 0x6c) {
+			say("error: the rest of a split mapping reads %d",
+			    peek(p + half));
+			wrong++;
+		}
+	}
+	if (unbind()) {
+		if (peek(p + half) != -1) {
+			say("error: the mapping still reads after the unbind");
+			wrong++;
+		}
+		if (mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0) != MAP_FAILED) {
+			say("error: mmap() after the unbind succeeded");
+			wrong++;
+		}
+	}
+	munmap((void *)p, MAP_LEN);
+	close(fd);
+	return wrong;
+}
+
+/* Bind the driver again if a workload left it unbound; 0 if it cannot. */
+int uio_rebind(void)
+{
+	char path[PATH_MAX];
+
+	if (!pdev[0] && !find_uio())
+		return 0;
+	snprintf(path, sizeof(path), DRIVER "%s", pdev);
+	if (!access(path, F_OK))
+		return 1;
+	return bind();
+}
+
 /* Runs the suite as subtest @n of the init's KTAP; returns 1 if it passed. */
 int uio_suite(int n)
 {

@@ -449,9 +449,10 @@ class Harness(unittest.TestCase):
 
     # faults-judge.py (the fault stage)
 
-    def faults_run(self, injected=3, before='', end=True):
+    def faults_run(self, injected=3, before='', end=True, uio=None):
         """results/x86_64-faults.log of a boot with e2e_faults=0,5: one
-        module, alpha_kunit, whose case fails under failures."""
+        module, alpha_kunit, whose case fails under failures; with UIO
+        (wrong, injected), the UIO workload's line of setting 5."""
         mark = '    # e2e_faults: '
         log = [before,
                mark + 'setting interval 0',
@@ -462,8 +463,10 @@ class Harness(unittest.TestCase):
                '[    5.100000]     ok 1 works',
                '[    5.100000] ok 7 alpha',
                mark + 'loaded alpha_kunit interval 0: 0, 0 failures injected',
-               mark + 'odirect interval 0: 0 of 64 writes and 0 of 64 reads '
-               'failed, 0 chunks wrong, 0 failures injected',
+               mark + 'odirect child interval 0: 0 of 64 writes and 0 of 64 '
+               'reads failed (first: none), 0 wrong',
+               mark + 'odirect interval 0: child done, 0 chunks wrong, 0 '
+               'failures injected',
                mark + 'setting interval 0: 0 failures injected, 0 chunks '
                'wrong, kmemleak 0',
                '    ok 1 interval_0',
@@ -477,8 +480,13 @@ class Harness(unittest.TestCase):
                     '[    6.100000] not ok 8 alpha',
                     mark + f'loaded alpha_kunit interval 5: 0, {injected} '
                     'failures injected',
-                    mark + 'odirect interval 5: 3 of 64 writes and 0 of 64 '
-                    'reads failed, 0 chunks wrong, 3 failures injected',
+                    mark + 'odirect child interval 5: 3 of 64 writes and 0 '
+                    'of 64 reads failed (first: Cannot allocate memory), 0 '
+                    'wrong',
+                    mark + 'odirect interval 5: child done, 0 chunks '
+                    'wrong, 3 failures injected',
+                    *([mark + f'uio interval 5: child done, {uio[0]} '
+                       f'wrong, {uio[1]} failures injected'] if uio else []),
                     mark + 'setting interval 5: 6 failures injected, 0 '
                     'chunks wrong, kmemleak 0',
                     '    ok 2 interval_5']
@@ -499,10 +507,21 @@ class Harness(unittest.TestCase):
                                        'yes', '-', '1/0/0'])
         self.assertEqual(rows[1][4:7], ['yes', '-', '-'])
         self.assertIn('6 failures injected (alpha 3, odirect 3); cases '
-                      '0/1/0, 1 not as without failures (e.g. alpha.works)',
-                      rows[1][7])
+                      '0/1/0: 0 skipped and 1 failed that passed without '
+                      'failures (alpha.works)', rows[1][7])
         self.assertTrue(os.path.exists(
             os.path.join(self.results, 'x86_64-faults-i5.junit.xml')))
+
+    def test_the_uio_workload_counts_and_fails_on_a_wrong_result(self):
+        rc, rows = self.faults_run(uio=(0, 4))
+        self.assertEqual(rc, 0, rows)
+        self.assertIn('(alpha 3, odirect 3, uio 4)', rows[1][7])
+        rc, rows = self.faults_run(uio=(1, 4))
+        self.assertEqual(rc, 1)
+        self.assertIn('UIO: 1 wrong results', rows[1][7])
+        rc, rows = self.faults_run(uio=(0, 0))
+        self.assertEqual(rc, 1)
+        self.assertIn('no failure injected into uio', rows[1][7])
 
     def test_a_setting_that_injected_nothing_into_a_module_fails(self):
         rc, rows = self.faults_run(injected=0)
@@ -562,6 +581,57 @@ class Harness(unittest.TestCase):
         r = self.run_script('check-results.py', '--arch', 'x86_64',
                             '--absent-options', 'OTHER_TEST')
         self.assertEqual(r.returncode, 1)
+
+    def test_a_stage_that_stopped_early_fails(self):
+        # A stage's .tsv without its last "# complete" line: the stage
+        # stopped (crash, timeout, die) before judging every run.
+        self.results_of('pass.log')
+        head = 'config\tarch\tbuilt\tbooted\tpassed\twarnings\tcases\tnote\n'
+        row = 'faults-i0\tx86_64\tyes\tyes\tyes\t-\t3/0/0\tok\n'
+        tsv = os.path.join(self.results, 'faults.tsv')
+        with open(tsv, 'w') as f:
+            f.write(head + row)
+        r = self.run_script('check-results.py', '--arch', 'x86_64',
+                            '--stage', 'faults')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('the fault stage (scripts/faults.sh) stopped before '
+                      'it finished', r.stdout)
+        with open(tsv, 'a') as f:
+            f.write('# complete\n')
+        r = self.run_script('check-results.py', '--arch', 'x86_64',
+                            '--stage', 'faults')
+        self.assertEqual(r.returncode, 0, r.stdout)
+
+    def test_a_stage_split_over_jobs_is_merged_and_judged_once(self):
+        # CI's faults-x86_64 and faults-arm64 jobs each write a
+        # faults.tsv: the merge judges one file with the rows of both,
+        # complete only if both were.
+        head = 'config\tarch\tbuilt\tbooted\tpassed\twarnings\tcases\tnote\n'
+        jobs = []
+        for arch in ('x86_64', 'arm64'):
+            d = os.path.join(self.tmp, f'results-faults-{arch}')
+            os.makedirs(d)
+            with open(os.path.join(d, 'faults.tsv'), 'w') as f:
+                f.write(head + f'faults-i0\t{arch}\tyes\tyes\tyes\t-\t'
+                        '3/0/0\tok\n# complete\n')
+            jobs.append(d)
+        self.results_of('pass.log')
+        os.rename(self.results, os.path.join(self.tmp, 'results-x86_64'))
+        jobs.append(os.path.join(self.tmp, 'results-x86_64'))
+        r = self.run_script('merge-results.sh', *jobs)
+        with open(os.path.join(self.results, 'faults.tsv')) as f:
+            rows = f.read().splitlines()
+        self.assertEqual([x.split('\t')[1] for x in rows[1:-1]],
+                         ['x86_64', 'arm64'])
+        self.assertEqual(rows[-1], '# complete')
+        # Judged once: each row once in the table, its cases once.
+        self.assertEqual(r.stdout.count('| faults-i0 | arm64 |'), 1, r.stdout)
+        self.assertIn('8 passed, 0 failed, 1 skipped', r.stdout)
+        with open(os.path.join(jobs[1], 'faults.tsv'), 'a') as f:
+            f.write('faults-i2\tarm64\tyes\tyes\tyes\t-\t-\tok\n')
+        self.run_script('merge-results.sh', *jobs)
+        with open(os.path.join(self.results, 'faults.tsv')) as f:
+            self.assertNotEqual(f.read().splitlines()[-1], '# complete')
 
     def test_skip_with_the_wrong_reason_fails(self):
         self.results_of('wrong-skip.log')
