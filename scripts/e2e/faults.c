@@ -334,7 +334,7 @@ static int uio(unsigned int interval, long *n)
 		say("error: the UIO child died of signal %d", WTERMSIG(status));
 		wrong = 1;
 	} else if (WEXITSTATUS(status) == 255) {
-		say("error: the UIO child could not mark itself");
+		say("error: the UIO child could not set itself up (sigaltstack, make-it-fail)");
 		refused++;
 	} else {
 		wrong = WEXITSTATUS(status);

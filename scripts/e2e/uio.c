@@ -595,18 +595,28 @@ int uio_find(void)
  * a live mapping that gets SIGBUS (a failed page-table allocation makes
  * the fault retry, never SIGBUS), or memory still reachable after the
  * unbind.  @mark marks the child.  Returns the wrong results, or -1 if
- * @mark fails.
+ * the set-up or @mark fails.
  */
 int uio_faults_workload(int (*mark)(void))
 {
+	/*
+	 * The SIGBUS handler's frame goes on a stack faulted in before the
+	 * child is marked: the kernel writes it with a user copy, which does
+	 * not retry a failed page allocation, and a frame it cannot write
+	 * turns the signal into SIGSEGV.
+	 */
+	static char altstack[64 << 10];
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
+	struct sigaction sa = { .sa_handler = on_sigbus, .sa_flags = SA_ONSTACK };
 	volatile unsigned char *p;
-	struct sigaction sa = { .sa_handler = on_sigbus };
 	int fd, wrong = 0, status;
 	size_t half;
 	pid_t pid;
 
 	page = sysconf(_SC_PAGESIZE);
-	sigaction(SIGBUS, &sa, NULL);
+	memset(altstack, 0, sizeof(altstack));
+	if (sigaltstack(&ss, NULL) || sigaction(SIGBUS, &sa, NULL))
+		return -1;
 	half = MAP_LEN / page / 2 * page;
 	if (mark())
 		return -1;
