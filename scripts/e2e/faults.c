@@ -181,6 +181,12 @@ static long load(const char *module, unsigned int interval)
 	return n;
 }
 
+/* Mark the calling process: its allocations fail as the setting says. */
+static int mark_self(void)
+{
+	return write_file("/proc/self/make-it-fail", "1");
+}
+
 /*
  * O_DIRECT writes and reads of the disk in a child marked from its
  * start (the init itself stays unmarked: it could not unmark itself, as
@@ -205,7 +211,7 @@ static int odirect_child(unsigned int interval)
 	/* Faulted in unmarked: a failed page fault is not what is tested. */
 	memset(buf, 0, IO_CHUNK);
 	memset(known, 0, sizeof(known));
-	if (write_file("/proc/self/make-it-fail", "1")) {
+	if (mark_self()) {
 		say("error: /proc/self/make-it-fail refused 1: %s",
 		    strerror(errno));
 		return -1;
@@ -251,41 +257,56 @@ static int odirect_child(unsigned int interval)
 	return wrong;
 }
 
-static int odirect(unsigned int interval, long *n)
+/*
+ * Run @fn(@interval) in a child of the init, the setting's injection
+ * on; the wrong results it counted (its exit status), or 1 if a signal
+ * killed it.  A child whose set-up failed exits 255.
+ */
+static int in_child(const char *what, int (*fn)(unsigned int),
+		    unsigned int interval)
 {
-	int status, wrong;
+	int status;
 	pid_t pid;
 
 	inject(interval);
 	pid = fork();
 	if (pid == 0) {
-		int r = odirect_child(interval);
+		int r = fn(interval);
 
 		_exit(r < 0 ? 255 : r > 254 ? 254 : r);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
-		say("error: no O_DIRECT child: %s", strerror(errno));
+		say("error: no %s child: %s", what, strerror(errno));
 		refused++;
-		wrong = 0;
-	} else if (!WIFEXITED(status)) {
-		say("error: the O_DIRECT child died of signal %d",
-		    WTERMSIG(status));
-		wrong = 1;
-	} else if (WEXITSTATUS(status) == 255) {
-		refused++;	/* named by the child */
-		wrong = 0;
-	} else {
-		wrong = WEXITSTATUS(status);
+		return 0;
 	}
+	if (!WIFEXITED(status)) {
+		say("error: the %s child died of signal %d", what,
+		    WTERMSIG(status));
+		return 1;
+	}
+	if (WEXITSTATUS(status) == 255) {
+		say("error: the %s child could not set itself up", what);
+		refused++;
+		return 0;
+	}
+	return WEXITSTATUS(status);
+}
+
+static int odirect(unsigned int interval, long *n)
+{
+	int wrong = in_child("O_DIRECT", odirect_child, interval);
+
 	*n = injected();
 	say("odirect interval %u: child done, %d chunks wrong, %ld failures injected",
 	    interval, wrong, *n);
 	return wrong;
 }
 
-static int mark_self(void)
+static int uio_child(unsigned int interval)
 {
-	return write_file("/proc/self/make-it-fail", "1");
+	(void)interval;
+	return uio_faults_workload(mark_self);
 }
 
 /* Whether the kernel command line has @word. */
@@ -310,8 +331,7 @@ static int cmdline_has(const char *word)
  */
 static int uio(unsigned int interval, long *n)
 {
-	int status, wrong = 0;
-	pid_t pid;
+	int wrong;
 
 	if (!uio_find()) {
 		if (cmdline_has("uio_pdrv_genirq.of_id=")) {
@@ -320,25 +340,7 @@ static int uio(unsigned int interval, long *n)
 		}
 		return -1;
 	}
-	inject(interval);
-	pid = fork();
-	if (pid == 0) {
-		int r = uio_faults_workload(mark_self);
-
-		_exit(r < 0 ? 255 : r > 254 ? 254 : r);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
-		say("error: no UIO child: %s", strerror(errno));
-		refused++;
-	} else if (!WIFEXITED(status)) {
-		say("error: the UIO child died of signal %d", WTERMSIG(status));
-		wrong = 1;
-	} else if (WEXITSTATUS(status) == 255) {
-		say("error: the UIO child could not set itself up (sigaltstack, make-it-fail)");
-		refused++;
-	} else {
-		wrong = WEXITSTATUS(status);
-	}
+	wrong = in_child("UIO", uio_child, interval);
 	*n = injected();
 	if (!uio_rebind()) {
 		say("error: the UIO device could not be bound again");
