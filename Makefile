@@ -1,11 +1,14 @@
-# dmatopics: a patch series against Debian 12's linux-source-6.1 and the
+# dmatopics: a patch series against Debian 12's linux-source-6.1 and
+# linux-source-6.12 (TREE=6.1|6.12, kernel-patches/TREE/) and the
 # harness that runs its KUnit suites booted in QEMU.  See README.md.
 
 ARCH ?= x86_64
+# The tree: 6.1 (default) or 6.12, each with its series in kernel-patches/TREE/
+TREE ?= 6.1
 FILTER ?=
 ARCHES := x86_64 arm arm-lpae arm64
 BENCH_ARCHES := x86_64 arm
-export CACHE
+export CACHE TREE
 
 .PHONY: help kunit e2e kcsan faults check check-full baseline rebase merge-results checkpatch lint-ci configs selftest tree refresh bench bench-loop check-series deps clean
 
@@ -22,16 +25,17 @@ help:
 	@echo "make faults [ARCH=x] the fault stage: suites, O_DIRECT and UIO under failslab and"
 	@echo "                     fail_page_alloc (default x86_64 and arm64)"
 	@echo "   (kunit, check, check-full, check-series: TOPICS='scsi ...' applies only those"
-	@echo "    topic series of kernel-patches/topics, in its order)"
+	@echo "    topic series of kernel-patches/TREE/topics, in its order)"
+	@echo "   (every target: TREE=6.1 (default) or TREE=6.12, the tree and series it works on)"
 	@echo "make baseline [ARCH=x] [CHECK=1]  kunit/baseline/: KUNIT_ALL_TESTS on the untouched tree"
-	@echo "make rebase VERSION=v  move the series and the pin to linux-source-6.1 v"
+	@echo "make rebase VERSION=v  move the series and the pin to linux-source-TREE v"
 	@echo "make merge-results DIRS=\"d1 d2\"  one summary over per-arch results/ directories"
 	@echo "make checkpatch      scripts/checkpatch.pl --strict on every patch"
 	@echo "make lint-ci         lint .github/workflows/ and .gitlab-ci.yml"
 	@echo "make configs         the configuration stage of make check alone"
 	@echo "make selftest        the harness's own tests (no kernel build)"
 	@echo "make tree            materialise the patched tree for editing"
-	@echo "make refresh         export the tree's commits to kernel-patches/"
+	@echo "make refresh         export the tree's commits to kernel-patches/TREE/"
 	@echo "make bench           collect the KTAP benchmark figures of both arches"
 	@echo "make bench-loop      time cold / unchanged / one-patch-changed runs"
 	@echo "make check-series [ARCH=...] [FROM=K]  build and run at every patch of the series (from the K-th)"

@@ -96,7 +96,7 @@ conflicting_topics() {
 	done
 	[ -z "$by" ] ||
 		echo "Topic $topic conflicts with a topic applied before it: $file is also changed by$by.
-Base one topic on the other (and say so in its cover letter), or change the order in kernel-patches/topics."
+Base one topic on the other (and say so in its cover letter), or change the order in $PNAME/topics."
 }
 
 have_ref() {
@@ -133,4 +133,4 @@ if lock_to_change at_series; then
 	echo "$want" >"$state"
 	lock shared
 fi
-note "build tree at baseline + series ($(cgit rev-parse --short "$want")), linux-source-6.1 $(source_version)"
+note "build tree at baseline + series ($(cgit rev-parse --short "$want")), $PACKAGE $(source_version)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Make $CACHE/linux: Debian's linux-source-6.1 unpacked into a git repository
+# Make $CACHE/linux: Debian's linux-source-TREE unpacked into a git repository
 # whose first commit (tag "baseline") is the untouched tree.  Idempotent: an
 # existing baseline of the installed package version is kept; an interrupted
 # unpack is thrown away and redone.
@@ -10,13 +10,13 @@ have_baseline() {
 	[ -d "$SRC/.git" ] && cgit rev-parse -q --verify refs/tags/baseline >/dev/null || return 1
 	local have
 	have=$(cgit tag -l --format='%(contents:subject)' baseline)
-	[ "$have" = "linux-source-6.1 $ver" ] && return 0
+	[ "$have" = "$PACKAGE $ver" ] && return 0
 	die "cache $SRC holds '$have' but the installed package is $ver.
 Remove the cache to rebuild it (after 'make refresh' if 'make tree' holds work):
   rm -rf $CACHE"
 }
 lock_to_change have_baseline || exit 0
-[ -f "$TARBALL" ] || die "$TARBALL missing (scripts/deps.sh installs linux-source-6.1)"
+[ -f "$TARBALL" ] || die "$TARBALL missing (scripts/deps.sh installs $PACKAGE)"
 
 mkdir -p "$CACHE"
 tmp=$CACHE/linux.unpacking
@@ -36,8 +36,8 @@ tar -xJf "$TARBALL" -C "$tmp" --strip-components=1
 	git add -f -A .
 	baseline_message "$ver" | baseline_git commit -q -F -
 	git -c user.name=dmatopics -c user.email=dmatopics@localhost \
-		tag -a -m "linux-source-6.1 $ver" baseline
+		tag -a -m "$PACKAGE $ver" baseline
 )
 mv "$tmp" "$SRC"
-note "baseline: $(cgit rev-parse --short baseline) linux-source-6.1 $ver"
+note "baseline: $(cgit rev-parse --short baseline) $PACKAGE $ver"
 lock shared

@@ -45,7 +45,7 @@ done < <(series_files; for r in $(rfc_list); do rfc_files "$r"; done)
 if [ -f "$exceptions" ]; then
 	for p in $(awk '!/^#/ && NF { print $1 }' "$exceptions"); do
 		grep -q -F -x "$(basename "$p")" "$PATCHES/$(dirname "$p")/series" 2>/dev/null || {
-			echo "checkpatch: kernel-patches/checkpatch-exceptions names $p, which is not in the series"
+			echo "checkpatch: $PNAME/checkpatch-exceptions names $p, which is not in the series"
 			bad=$((bad + 1))
 		}
 	done
@@ -53,10 +53,10 @@ fi
 for t in $topics; do
 	cover=$PATCHES/$t/0000-cover-letter.patch
 	if [ ! -f "$cover" ]; then
-		echo "checkpatch: kernel-patches/$t/0000-cover-letter.patch is missing (make refresh writes it)"
+		echo "checkpatch: $PNAME/$t/0000-cover-letter.patch is missing (make refresh writes it)"
 		bad=$((bad + 1))
 	elif grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE \*\*\*' "$cover"; then
-		echo "checkpatch: kernel-patches/$t/0000-cover-letter.patch still has format-patch's placeholders: write its subject and text"
+		echo "checkpatch: $PNAME/$t/0000-cover-letter.patch still has format-patch's placeholders: write its subject and text"
 		bad=$((bad + 1))
 	fi
 done

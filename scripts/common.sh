@@ -1,6 +1,7 @@
 # Shared settings and helpers for the dmatopics scripts.  Sourced, not run.
 #
-# Cache layout (everything outside the repository, override with CACHE=):
+# Cache layout of a tree (everything outside the repository, override
+# with CACHE=; TREE below says where each tree's is):
 #   $CACHE/linux      git repo: baseline commit (tag "baseline") + applied
 #                     series; its work tree is the tree kunit.py builds
 #   $CACHE/apply      scratch worktree where "git am" runs, so that the
@@ -13,19 +14,47 @@
 set -eu
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dmatopics}
-SRC=$CACHE/linux
-APPLY=$CACHE/apply
-DEVTREE=$CACHE/tree
-PATCHES=${PATCHES:-$TOP/kernel-patches}
-RESULTS=$(realpath -m "${RESULTS:-$TOP/results}")
-TARBALL=/usr/src/linux-source-6.1.tar.xz
 SUPPORTED_ARCHES="x86_64 arm arm-lpae arm64"
 
 die() {
 	echo "error: $*" >&2
 	exit 1
 }
+
+# The trees the series is kept for: TREE=6.1 (the default) or 6.12, each
+# Debian 12's package linux-source-TREE.  A tree has its own series and
+# pin (kernel-patches/TREE/, with linux-source.pin there), its own
+# expected results (kunit/baseline/VERSION/ names the package version)
+# and its own cache: 6.1's is $CACHE, another tree's $CACHE-TREE.  The
+# scripts a script runs inherit the tree's cache as CACHE (DMATOPICS_TREE
+# says which tree it is the cache of, DMATOPICS_CACHE_ROOT the $CACHE it
+# was made from), unless they are run for another tree.
+KNOWN_TREES="6.1 6.12"
+TREE=${TREE:-6.1}
+case " $KNOWN_TREES " in
+*" $TREE "*) ;;
+*) die "unknown TREE '$TREE'; the trees are: $KNOWN_TREES" ;;
+esac
+if [ "${DMATOPICS_TREE:-}" != "$TREE" ]; then
+	if [ -n "${DMATOPICS_TREE:-}" ]; then
+		CACHE=${DMATOPICS_CACHE_ROOT:-}
+	fi
+	CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dmatopics}
+	DMATOPICS_CACHE_ROOT=$CACHE
+	[ "$TREE" = 6.1 ] || CACHE=$CACHE-$TREE
+fi
+DMATOPICS_TREE=$TREE
+export TREE CACHE DMATOPICS_TREE DMATOPICS_CACHE_ROOT
+PACKAGE=linux-source-$TREE
+TARBALL=/usr/src/$PACKAGE.tar.xz
+# The series of the tree, and how messages name it
+PATCHES=${PATCHES:-$TOP/kernel-patches/$TREE}
+PNAME=kernel-patches/$TREE
+PIN=$TOP/kernel-patches/$TREE/linux-source.pin
+SRC=$CACHE/linux
+APPLY=$CACHE/apply
+DEVTREE=$CACHE/tree
+RESULTS=$(realpath -m "${RESULTS:-$TOP/results}")
 
 note() {
 	echo ">>> $*" >&2
@@ -157,10 +186,10 @@ baseline_git() {
 
 # The message of the baseline commit.  usage: baseline_message VERSION
 baseline_message() {
-	printf 'linux-source-6.1 %s\n\nUntouched %s.\n' "$1" "$TARBALL"
+	printf '%s %s\n\nUntouched %s.\n' "$PACKAGE" "$1" "$TARBALL"
 }
 
-# The package version the project is tested on (linux-source.pin), or
+# The package version the tree's series is tested on (its linux-source.pin), or
 # the one LINUX_SOURCE_VERSION names (make rebase).
 pinned_version() {
 	if [ -n "${LINUX_SOURCE_VERSION:-}" ]; then
@@ -168,14 +197,15 @@ pinned_version() {
 		return
 	fi
 	local v
-	v=$(grep -v -E '^(#|[[:space:]]*$)' "$TOP/linux-source.pin" 2>/dev/null | head -n 1)
-	[ -n "$v" ] || die "$TOP/linux-source.pin names no version"
+	[ -f "$PIN" ] || die "$PNAME/linux-source.pin is missing: no series is kept for tree $TREE"
+	v=$(grep -v -E '^(#|[[:space:]]*$)' "$PIN" 2>/dev/null | head -n 1)
+	[ -n "$v" ] || die "$PNAME/linux-source.pin names no version"
 	echo "$v"
 }
 
 # The Debian package version of the tree, e.g. "6.1.192-3".
 source_version() {
-	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown
+	dpkg-query -W -f='${Version}' "$PACKAGE" 2>/dev/null || echo unknown
 }
 
 # The series is one topic series per tree (kernel-patches/topics lists
@@ -187,12 +217,12 @@ source_version() {
 # The topics, in the order they are applied.
 topic_list() {
 	local f=$PATCHES/topics all t
-	[ -f "$f" ] || die "kernel-patches/topics is missing (it lists the topic series in the order they are applied)"
+	[ -f "$f" ] || die "$PNAME/topics is missing (it lists the topic series in the order they are applied)"
 	all=$(grep -v -E '^(#|[[:space:]]*$)' "$f" | awk '{ print $1 }')
-	[ -n "$all" ] || die "kernel-patches/topics lists no topic"
+	[ -n "$all" ] || die "$PNAME/topics lists no topic"
 	for t in ${TOPICS:-}; do
 		echo "$all" | grep -qxF -- "$t" ||
-			die "TOPICS names '$t', which kernel-patches/topics does not list (it lists: $(echo $all))"
+			die "TOPICS names '$t', which $PNAME/topics does not list (it lists: $(echo $all))"
 	done
 	for t in $all; do
 		[ -z "${TOPICS:-}" ] || [[ " $TOPICS " == *" $t "* ]] || continue
@@ -212,7 +242,7 @@ series_files() {
 	local topics t
 	topics=$(topic_list) || exit 1
 	for t in $topics; do
-		[ -d "$PATCHES/$t" ] || die "kernel-patches/topics lists $t, but kernel-patches/$t/ does not exist"
+		[ -d "$PATCHES/$t" ] || die "$PNAME/topics lists $t, but $PNAME/$t/ does not exist"
 		series_in "$t" "topic $t"
 	done
 }
@@ -222,10 +252,10 @@ series_files() {
 # as WHAT.  usage: series_in DIR WHAT
 series_in() {
 	local d=$PATCHES/$1 p
-	[ -f "$d/series" ] || die "$2: kernel-patches/$1/series is missing"
+	[ -f "$d/series" ] || die "$2: $PNAME/$1/series is missing"
 	while read -r p; do
 		case "$p" in '' | '#'*) continue ;; esac
-		[ -f "$d/$p" ] || die "$2: its series lists $p, but kernel-patches/$1/$p does not exist"
+		[ -f "$d/$p" ] || die "$2: its series lists $p, but $PNAME/$1/$p does not exist"
 		echo "$d/$p"
 	done <"$d/series"
 }
@@ -439,7 +469,7 @@ variant_build() {
 		if ! "${egit[@]}" am -q "$p"; then
 			"${egit[@]}" am --abort >/dev/null 2>&1 || true
 			lock shared
-			echo "error: kernel-patches/$(patch_name "$p") does not apply to baseline + series" >&2
+			echo "error: $PNAME/$(patch_name "$p") does not apply to baseline + series" >&2
 			return 1
 		fi
 	done
@@ -472,7 +502,7 @@ baseline_run() {
 	base_worktree
 	cmd="tools/testing/kunit/kunit.py run --timeout 900"
 	[ "$arch" = um ] || cmd="$cmd --arch $arch"
-	note "$arch: kunit.py's default run on the untouched baseline (linux-source-6.1 $(source_version)), output in $out"
+	note "$arch: kunit.py's default run on the untouched baseline ($PACKAGE $(source_version)), output in $out"
 	rm -f "$bd/test.log"
 	mkdir -p "$(dirname "$file")" "$(dirname "$out")" "$CACHE/build"
 	kunit_in "$BASE" "$arch" run --timeout 900 --build_dir "$bd" \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian packages the build and the QEMU runs need, only those
-# that are missing, and linux-source-6.1 at the version linux-source.pin
+# that are missing, and linux-source-TREE at the version linux-source.pin
 # names (up- or downgraded to it).  If the archive no longer has that
 # version, say so and name the command that moves to the newest.  As
 # non-root, print the exact apt-get command instead.
@@ -42,7 +42,7 @@ for p in $pkgs; do
 	[ "$s" = installed ] || missing="$missing $p"
 done
 have=$(source_version)
-[ "$have" = "$pin" ] || missing="$missing linux-source-6.1=$pin"
+[ "$have" = "$pin" ] || missing="$missing $PACKAGE=$pin"
 [ -z "$missing" ] && exit 0
 
 cmd="apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends --allow-downgrades$missing"
@@ -54,13 +54,13 @@ note "installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
 apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null || die "apt-get update failed"
 if [ "$have" != "$pin" ] &&
-	! apt-cache madison linux-source-6.1 | awk '{ print $3 }' | grep -qxF "$pin"; then
-	newest=$(apt-cache madison linux-source-6.1 | awk 'NR == 1 { print $3 }')
-	die "linux-source-6.1 $pin, the version the series is tested on
-(linux-source.pin), is no longer in the archive$([ "$have" = unknown ] || echo " (installed: $have)").
+	! apt-cache madison $PACKAGE | awk '{ print $3 }' | grep -qxF "$pin"; then
+	newest=$(apt-cache madison $PACKAGE | awk 'NR == 1 { print $3 }')
+	die "$PACKAGE $pin, the version the series is tested on
+($PNAME/linux-source.pin), is no longer in the archive$([ "$have" = unknown ] || echo " (installed: $have)").
 Move the series to the newest version the archive has:
   make rebase VERSION=${newest:-NEWEST}"
 fi
 [ "$have" = "$pin" ] || [ "$have" = unknown ] ||
-	note "linux-source-6.1 $have is installed; installing $pin, the version of linux-source.pin"
+	note "$PACKAGE $have is installed; installing $pin, the version of $PNAME/linux-source.pin"
 $cmd || die "'$cmd' failed"

@@ -69,7 +69,7 @@ uio_arch=$(sed -n 's/^arch //p' "$PATCHES/rfc/uio/e2e" 2>/dev/null || true)
 uio_args=$(sed -n 's/^args //p' "$PATCHES/rfc/uio/e2e" 2>/dev/null |
 	tr ' ' '\n' | grep -v '^e2e_uio=' | tr '\n' ' ' || true)
 harness=("$PATCHES"/faults/*.patch)
-[ -f "${harness[0]}" ] || die "no kernel-patches/faults/*.patch: the fault stage's kernel patches are missing"
+[ -f "${harness[0]}" ] || die "no $PNAME/faults/*.patch: the fault stage's kernel patches are missing"
 
 lock shared
 rc=0
@@ -78,7 +78,7 @@ for arch in "$@"; do
 	bd=$CACHE/build/faults-$arch
 	akc=$kc patches=() args=
 	if [ "$arch" = "$uio_arch" ]; then
-		files=$(rfc_files uio) || die "kernel-patches/rfc/uio: a series or patch is missing"
+		files=$(rfc_files uio) || die "$PNAME/rfc/uio: a series or patch is missing"
 		[ -z "$files" ] || mapfile -t patches <<<"$files"
 		# Its options, but not its KUnit suite, which is not loaded.
 		akc=$out/faults-uio.kunitconfig

@@ -108,13 +108,13 @@ for name in $(rfc_list); do
 	[[ " ${arches:-x86_64} " == *" $arch "* ]] || continue
 	run=rfc-$name-kcsan
 	if ! files=$(rfc_files "$name"); then
-		record "$run" no - - - "kernel-patches/rfc/$name: a series or patch is missing"
+		record "$run" no - - - "$PNAME/rfc/$name: a series or patch is missing"
 		rc=1
 		continue
 	fi
 	suite=$(rfc_field "$name" suite)
 	if [ -z "$suite" ]; then
-		record "$run" no - - - "kernel-patches/rfc/$name/suite must name one KUnit suite"
+		record "$run" no - - - "$PNAME/rfc/$name/suite must name one KUnit suite"
 		rc=1
 		continue
 	fi

@@ -3,7 +3,7 @@
 
 A baseline file, kunit/baseline/VERSION/ARCH.tsv, is what kunit.py's own
 default run (KUNIT_ALL_TESTS, no fragment of ours) gives on the untouched
-linux-source-6.1 tree of package VERSION for ARCH, one "suite.case<TAB>
+linux-source-TREE tree of package VERSION for ARCH, one "suite.case<TAB>
 STATUS" line per case (STATUS as kunit.py's parser names it), after a
 header that names the package version, the arch, the command and the
 date, and before a last line "# end: N cases".  A file whose header names
@@ -36,6 +36,11 @@ STATUSES = {'SUCCESS', 'FAILURE', 'SKIPPED', 'TEST_CRASHED', 'NO_TESTS',
 
 class BadBaseline(Exception):
     pass
+
+
+def package(version):
+    """The Debian package of a version: 6.12.118-1 is linux-source-6.12's."""
+    return 'linux-source-' + '.'.join(version.split('.')[:2])
 
 
 def read(path, version=None, arch=None):
@@ -78,7 +83,7 @@ def read(path, version=None, arch=None):
         if k not in header:
             raise BadBaseline(f'{path}: no "# {k}:" line in the header')
     if version is not None and header['version'] != version:
-        raise BadBaseline(f'{path}: made on linux-source-6.1 '
+        raise BadBaseline(f'{path}: made on {package(header["version"])} '
                           f'{header["version"]}, the installed one is '
                           f'{version}')
     if arch is not None and header['arch'] != arch:
@@ -128,7 +133,7 @@ def select(top, version, arch):
                       if os.path.exists(os.path.join(top, v, arch + '.tsv'))) \
             if os.path.isdir(top) else []
         raise BadBaseline(
-            f'{path}: no baseline file for linux-source-6.1 {version} on '
+            f'{path}: no baseline file for {package(version)} {version} on '
             f'{arch}' + (f' (there are files for {", ".join(have)} only, '
                          f'never used for another version)' if have else ''))
     read(path, version, arch)

@@ -2,7 +2,7 @@
 # make baseline [ARCH=...] [CHECK=1]: the expected results of kunit.py's
 # own default run (KUNIT_ALL_TESTS) on the untouched tree, from a real run,
 # written to kunit/baseline/VERSION/ARCH.tsv for the installed
-# linux-source-6.1 VERSION (scripts/kunit_baseline.py: case -> status,
+# linux-source-TREE VERSION (scripts/kunit_baseline.py: case -> status,
 # with the command, the date and the version in the file).  The
 # configuration stage of make check compares the series' run with them,
 # and recomputes a baseline (saying so) where there is no valid file of

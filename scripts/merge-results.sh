@@ -18,7 +18,7 @@ if [ -z "${KUNIT_TOOLS:-}" ] && [ ! -f "$SRC/tools/testing/kunit/kunit_parser.py
 		note "taking kunit.py's parser from $TARBALL"
 		rm -rf "$KUNIT_TOOLS" && mkdir -p "$KUNIT_TOOLS"
 		tar -xJf "$TARBALL" -C "$KUNIT_TOOLS" --strip-components=4 \
-			linux-source-6.1/tools/testing/kunit ||
+			$PACKAGE/tools/testing/kunit ||
 			die "could not extract tools/testing/kunit from $TARBALL"
 	fi
 fi

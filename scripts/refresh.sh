@@ -55,7 +55,7 @@ while read -r c; do
 	owner=
 	while read -r f; do
 		t=$(topic_of "$f")
-		[ -n "$t" ] || die "commit \"$subject\" changes $f, which no topic of kernel-patches/topics owns"
+		[ -n "$t" ] || die "commit \"$subject\" changes $f, which no topic of $PNAME/topics owns"
 		[ -z "$owner" ] || [ "$owner" = "$t" ] ||
 			die "commit \"$subject\" changes files of two topics, $owner and $t ($f): split it"
 		owner=$t
@@ -63,7 +63,7 @@ while read -r c; do
 	[ -n "$owner" ] || die "commit \"$subject\" changes no file"
 	for i in "${!topics[@]}"; do [ "${topics[i]}" = "$owner" ] && idx=$i; done
 	[ "$idx" -ge "$last" ] ||
-		die "commit \"$subject\" of topic $owner comes after commits of ${topics[last]}, which kernel-patches/topics applies after $owner: reorder the commits (git rebase -i)"
+		die "commit \"$subject\" of topic $owner comes after commits of ${topics[last]}, which $PNAME/topics applies after $owner: reorder the commits (git rebase -i)"
 	last=$idx
 	commits[$owner]="${commits[$owner]:-} $c"
 done < <("${dgit[@]}" rev-list --reverse baseline..HEAD)
@@ -84,7 +84,7 @@ wgit=(git -C "$wt" -c user.name=dmatopics -c user.email=dmatopics@localhost
 # depends only on the tarball), for the package version the tree was
 # made from (its baseline commit's subject), not the one installed now:
 # make rebase installs another one for a while.
-version=$("${dgit[@]}" log -1 --format=%s baseline | sed -n 's/^linux-source-6\.1 //p')
+version=$("${dgit[@]}" log -1 --format=%s baseline | sed -n "s/^$PACKAGE //p")
 [ -n "$version" ] || die "$DEVTREE: the baseline commit does not name its package version"
 base=$(baseline_message "$version" |
 	baseline_git -C "$DEVTREE" commit-tree -F - "$("${dgit[@]}" rev-parse 'baseline^{tree}')")
@@ -135,5 +135,5 @@ for t in "${topics[@]}"; do
 done
 cgit update-ref refs/dmatopics/exported "$("${dgit[@]}" rev-parse HEAD)"
 for t in "${topics[@]}"; do
-	note "topic $t: exported $(grep -c . "$PATCHES/$t/series") patch(es) to kernel-patches/$t/"
+	note "topic $t: exported $(grep -c . "$PATCHES/$t/series") patch(es) to $PNAME/$t/"
 done

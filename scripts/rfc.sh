@@ -105,13 +105,13 @@ rc=0
 for name in $(rfc_list); do
 	dir=$PATCHES/rfc/$name
 	if ! files=$(rfc_files "$name"); then
-		record "rfc-$name" no - - - "kernel-patches/rfc/$name: a series or patch is missing (see the stage's output)"
+		record "rfc-$name" no - - - "$PNAME/rfc/$name: a series or patch is missing (see the stage's output)"
 		rc=1
 		continue
 	fi
 	suite=$(rfc_field "$name" suite)
 	if [ -z "$suite" ] || [ "$(echo "$suite" | wc -w)" != 1 ]; then
-		record "rfc-$name" no - - - "kernel-patches/rfc/$name/suite must name one KUnit suite"
+		record "rfc-$name" no - - - "$PNAME/rfc/$name/suite must name one KUnit suite"
 		rc=1
 		continue
 	fi
@@ -119,7 +119,7 @@ for name in $(rfc_list); do
 	arches=${arches:-$arch}
 	e2e_arch=$(sed -n 's/^arch //p' "$dir/e2e" 2>/dev/null || true)
 	if [ -f "$dir/e2e" ] && [[ " $arches " != *" $e2e_arch "* ]]; then
-		record "rfc-$name-e2e" no - - - "kernel-patches/rfc/$name/e2e: arch '$e2e_arch' is not one of its arches ($arches)"
+		record "rfc-$name-e2e" no - - - "$PNAME/rfc/$name/e2e: arch '$e2e_arch' is not one of its arches ($arches)"
 		rc=1
 		continue
 	fi
@@ -131,7 +131,7 @@ for name in $(rfc_list); do
 		note "$ra: RFC $name on top of the series ($(echo "$files" | wc -l) patch(es)), suite: $suite"
 		# shellcheck disable=SC2086 # one patch file per word
 		if ! KUNITCONFIG=$kc variant_build "rfc-$name" "$ra" $files >"$n.out" 2>&1; then
-			record "rfc-$name" no - - - "$(grep -m1 -o 'kernel-patches/.* does not apply to baseline + series' "$n.out" ||
+			record "rfc-$name" no - - - "$(grep -m1 -o "$PNAME/.* does not apply to baseline + series" "$n.out" ||
 				echo "build failed on $ra: see $n.out")"
 			rc=1
 			continue

@@ -52,10 +52,10 @@ rm -f "$build/test.log"
 
 ver=$(source_version)
 {
-	echo "linux-source-6.1 $ver"
+	echo "$PACKAGE $ver"
 	echo "series $(cat "$CACHE/linux.state") ($(series_files | wc -l) patches)"
 } >"$RESULTS/$arch.version"
-note "linux-source-6.1 $ver, arch $arch, build dir $build"
+note "$PACKAGE $ver, arch $arch, build dir $build"
 
 our_kunit_args "$arch" "$build"
 # Nothing changed since the last build in $build: boot it as it is.

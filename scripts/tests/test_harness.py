@@ -82,7 +82,8 @@ class Harness(unittest.TestCase):
         # stays, the package version a rebase has installed (the scripts
         # under test would otherwise install the pinned one).
         for k in ('LOCK_FD', 'TOPICS', 'KUNITCONFIG', 'TIER', 'FILTER',
-                  'KUNIT_BUILD_DIR'):
+                  'KUNIT_BUILD_DIR', 'TREE', 'DMATOPICS_TREE',
+                  'DMATOPICS_CACHE_ROOT'):
             self.env.pop(k, None)
 
     def series(self, *names, topics=None, patches=None):
@@ -104,7 +105,8 @@ class Harness(unittest.TestCase):
 
     def run_script(self, *args, **kw):
         return subprocess.run([os.path.join(SCRIPTS, args[0]), *args[1:]],
-                              env=self.env, capture_output=True, text=True,
+                              env=kw.pop('env', self.env),
+                              capture_output=True, text=True,
                               timeout=60, **kw)
 
     def wait_for(self, path):
@@ -170,7 +172,7 @@ class Harness(unittest.TestCase):
         r = self.run_script('apply.sh')
         self.assertEqual(r.returncode, 1)
         self.assertIn('error: topic t: its series lists 0002-missing.patch, '
-                      'but kernel-patches/t/0002-missing.patch does not '
+                      'but kernel-patches/6.1/t/0002-missing.patch does not '
                       'exist', r.stderr)
 
     # scripts/rfc.sh: the RFCs of kernel-patches/rfc/
@@ -229,11 +231,49 @@ class Harness(unittest.TestCase):
         r = self.run_script('rfc.sh', 'x86_64')
         self.assertEqual(r.returncode, 1)
         self.assertIn('error: RFC r: its series lists 0003-missing.patch, '
-                      'but kernel-patches/rfc/r/0003-missing.patch does not '
+                      'but kernel-patches/6.1/rfc/r/0003-missing.patch does not '
                       'exist', r.stderr)
         self.assertEqual(self.rfc_row('r')[2], 'no')
 
     # the topic series
+
+    # The tree axis (TREE=6.1|6.12, scripts/common.sh)
+    def tree_vars(self, tree=None, extra=None):
+        env = dict(self.env, **(extra or {}))
+        env.pop('PATCHES')
+        if tree is not None:
+            env['TREE'] = tree
+        return subprocess.run(
+            ['bash', '-c', f'. {SCRIPTS}/common.sh; echo "$CACHE|$PATCHES|'
+             f'$PACKAGE|$PNAME"; bash -c \'. {SCRIPTS}/common.sh; echo '
+             f'"$CACHE"; TREE=6.1 bash -c ". {SCRIPTS}/common.sh; echo '
+             f'\\$CACHE"\''],
+            env=env, capture_output=True, text=True)
+
+    def test_an_unknown_tree_is_named_and_no_cache_is_made(self):
+        r = self.tree_vars('6.2', {'CACHE': os.path.join(self.tmp, 'new')})
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("error: unknown TREE '6.2'; the trees are: 6.1 6.12",
+                      r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, 'new')))
+        r = self.run_script('apply.sh', env=dict(self.env, TREE='5.10'))
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("unknown TREE '5.10'", r.stderr)
+
+    def test_each_tree_has_its_series_and_its_cache(self):
+        top = os.path.dirname(SCRIPTS)
+        r = self.tree_vars()
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.split('\n')[:3], [
+            f'{self.cache}|{top}/kernel-patches/6.1|linux-source-6.1|'
+            'kernel-patches/6.1', self.cache, self.cache])
+        # A script run by a 6.12 script keeps 6.12's cache; one run for
+        # 6.1 gets 6.1's
+        r = self.tree_vars('6.12')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.split('\n')[:3], [
+            f'{self.cache}-6.12|{top}/kernel-patches/6.12|linux-source-6.12|'
+            'kernel-patches/6.12', f'{self.cache}-6.12', self.cache])
 
     def test_topics_apply_in_the_order_of_the_topics_file(self):
         self.series(topics={'a': [GOOD[0]], 'b': [GOOD[1]]})
@@ -247,7 +287,7 @@ class Harness(unittest.TestCase):
         os.remove(os.path.join(self.patches, 'b', 'series'))
         r = self.run_script('apply.sh')
         self.assertEqual(r.returncode, 1)
-        self.assertIn('error: topic b: kernel-patches/b/series is missing',
+        self.assertIn('error: topic b: kernel-patches/6.1/b/series is missing',
                       r.stderr)
         self.assertEqual(self.head(), git(self.src, 'rev-parse',
                                           'baseline^{commit}'))
@@ -259,11 +299,11 @@ class Harness(unittest.TestCase):
             f.write('# no topic\n')
         r = self.run_script('apply.sh')
         self.assertEqual(r.returncode, 1)
-        self.assertIn('error: kernel-patches/topics lists no topic', r.stderr)
+        self.assertIn('error: kernel-patches/6.1/topics lists no topic', r.stderr)
         os.remove(topics)
         r = self.run_script('apply.sh')
         self.assertEqual(r.returncode, 1)
-        self.assertIn('error: kernel-patches/topics is missing', r.stderr)
+        self.assertIn('error: kernel-patches/6.1/topics is missing', r.stderr)
 
     def test_a_topic_without_a_directory_is_named(self):
         self.series(topics={'a': [GOOD[0]]})
@@ -271,8 +311,8 @@ class Harness(unittest.TestCase):
             f.write('gone hello.c\n')
         r = self.run_script('apply.sh')
         self.assertEqual(r.returncode, 1)
-        self.assertIn('error: kernel-patches/topics lists gone, but '
-                      'kernel-patches/gone/ does not exist', r.stderr)
+        self.assertIn('error: kernel-patches/6.1/topics lists gone, but '
+                      'kernel-patches/6.1/gone/ does not exist', r.stderr)
 
     def test_two_topics_that_conflict_are_named_and_nothing_is_applied(self):
         self.series(topics={'a': [GOOD[0]],
@@ -302,7 +342,7 @@ class Harness(unittest.TestCase):
         self.env['TOPICS'] = 'c'
         r = self.run_script('apply.sh')
         self.assertEqual(r.returncode, 1)
-        self.assertIn("error: TOPICS names 'c', which kernel-patches/topics "
+        self.assertIn("error: TOPICS names 'c', which kernel-patches/6.1/topics "
                       "does not list (it lists: a b)", r.stderr)
 
     # stale results
