@@ -41,66 +41,66 @@ help:
 	@echo "make check-series [ARCH=...] [FROM=K]  build and run at every patch of the series (from the K-th)"
 
 deps:
-	scripts/deps.sh $(ARCHES)
+	scripts/trees/deps.sh $(ARCHES)
 
 kunit:
-	scripts/kunit.sh '$(ARCH)' '$(FILTER)'
+	scripts/runs/kunit.sh '$(ARCH)' '$(FILTER)'
 
 e2e:
-	scripts/e2e.sh '$(ARCH)' && scripts/check-results.py --arch '$(ARCH)-e2e' \
+	scripts/runs/e2e.sh '$(ARCH)' && scripts/results/check-results.py --arch '$(ARCH)-e2e' \
 		--absent-options "$$(bash -c '. scripts/common.sh; absent_symbols')"
 
 kcsan:
-	scripts/kcsan.sh && scripts/check-results.py --arch-list '' --stage kcsan
+	scripts/runs/kcsan.sh && scripts/results/check-results.py --arch-list '' --stage kcsan
 
 faults:
-	scripts/faults.sh $(if $(filter command line,$(origin ARCH)),$(ARCH)) && \
-		scripts/check-results.py --arch-list '' --stage faults
+	scripts/runs/faults.sh $(if $(filter command line,$(origin ARCH)),$(ARCH)) && \
+		scripts/results/check-results.py --arch-list '' --stage faults
 
 # make check: the gate (x86_64 and arm, and the configurations of the
 # check tier); make check-full: every arch and configuration.  ARCH=x: one
 # arch (a CI matrix job), ARCH=um: the UML configuration alone.
 check:
-	TIER=check scripts/check.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
+	TIER=check scripts/runs/check.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
 
 check-full:
-	TIER=full scripts/check.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
+	TIER=full scripts/runs/check.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
 
 baseline:
-	CHECK='$(CHECK)' scripts/make-baseline.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
+	CHECK='$(CHECK)' scripts/trees/make-baseline.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
 
 rebase:
-	scripts/rebase.sh '$(VERSION)'
+	scripts/trees/rebase.sh '$(VERSION)'
 
 merge-results:
-	scripts/merge-results.sh $(DIRS)
+	scripts/results/merge-results.sh $(DIRS)
 
 checkpatch:
-	scripts/checkpatch.sh
+	scripts/checks/checkpatch.sh
 
 lint-ci:
-	scripts/lint-ci.sh
+	scripts/checks/lint-ci.sh
 
 configs:
-	scripts/configs.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
+	scripts/runs/configs.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
 
 selftest:
-	scripts/selftest.sh
+	scripts/checks/selftest.sh
 
 tree:
-	scripts/tree.sh
+	scripts/trees/tree.sh
 
 refresh:
-	scripts/refresh.sh
+	scripts/trees/refresh.sh
 
 bench:
-	scripts/bench.sh $(BENCH_ARCHES)
+	scripts/runs/bench.sh $(BENCH_ARCHES)
 
 bench-loop:
-	scripts/bench-loop.sh $(BENCH_ARCHES)
+	scripts/runs/bench-loop.sh $(BENCH_ARCHES)
 
 check-series:
-	scripts/check-series.sh $(if $(filter command line,$(origin ARCH)),$(ARCH),x86_64 arm)
+	scripts/checks/check-series.sh $(if $(filter command line,$(origin ARCH)),$(ARCH),x86_64 arm)
 
 clean:
 	rm -rf results

@@ -10,7 +10,7 @@
 # The node sits on a bus whose dma-ranges put the device's view of memory
 # 1G below the CPU's, so DMA addresses differ from physical ones.
 #
-# And a device for the e2e boot's UIO suite (scripts/e2e/uio.c): "uio-e2e",
+# And a device for the e2e boot's UIO suite (scripts/runs/e2e/uio.c): "uio-e2e",
 # compatible "dmatopics,uio-e2e", which uio_pdrv_genirq binds to when the
 # boot names it in uio_pdrv_genirq.of_id; its memory is 64K of RAM at
 # RAM + 257M kept out of the kernel's use (no-map), its interrupt an SPI

@@ -15,7 +15,7 @@ with open(os.path.join(os.path.dirname(__file__), 'checkers.config')) as f:
 	CHECKERS = f.read()
 with open(os.path.join(os.path.dirname(__file__), 'e2e.config')) as f:
 	E2E = f.read()
-# panic_on_warn=1, but for the KCSAN stage (scripts/kcsan.sh), whose
+# panic_on_warn=1, but for the KCSAN stage (scripts/runs/kcsan.sh), whose
 # kernel would panic on its first data race report: there each report is
 # judged, and any other splat still fails the run.
 PANIC_ON_WARN = '' if os.environ.get('DMATOPICS_KCSAN') else ' panic_on_warn=1'

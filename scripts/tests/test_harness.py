@@ -23,6 +23,7 @@ KTAP is read with kunit.py's parser from the cached kernel tree
 (KUNIT_TOOLS).
 """
 import fcntl
+import glob
 import os
 import select
 import shutil
@@ -36,6 +37,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 FIX = os.path.join(HERE, 'fixtures')
 SCRIPTS = os.path.join(TOP, 'scripts')
+
+
+def script(name):
+    """The path of a harness script, in whichever part of scripts/ it is."""
+    found = glob.glob(os.path.join(SCRIPTS, '*', name))
+    assert len(found) == 1, f'{name}: {found}'
+    return found[0]
 GOOD = ['0001-hello-add-a-first-comment.patch',
         '0002-hello-add-a-second-comment.patch']
 
@@ -104,7 +112,7 @@ class Harness(unittest.TestCase):
                 f.write(''.join(n + '\n' for n in ns))
 
     def run_script(self, *args, **kw):
-        return subprocess.run([os.path.join(SCRIPTS, args[0]), *args[1:]],
+        return subprocess.run([script(args[0]), *args[1:]],
                               env=kw.pop('env', self.env),
                               capture_output=True, text=True,
                               timeout=60, **kw)
@@ -175,7 +183,7 @@ class Harness(unittest.TestCase):
                       'but kernel-patches/6.1/t/0002-missing.patch does not '
                       'exist', r.stderr)
 
-    # scripts/rfc.sh: the RFCs of kernel-patches/rfc/
+    # scripts/runs/rfc.sh: the RFCs of kernel-patches/rfc/
 
     def rfc(self, name, *patches):
         d = os.path.join(self.patches, 'rfc', name)
@@ -634,7 +642,7 @@ class Harness(unittest.TestCase):
         r = self.run_script('check-results.py', '--arch', 'x86_64',
                             '--stage', 'faults')
         self.assertEqual(r.returncode, 1)
-        self.assertIn('the fault stage (scripts/faults.sh) stopped before '
+        self.assertIn('the fault stage (scripts/runs/faults.sh) stopped before '
                       'it finished', r.stdout)
         with open(tsv, 'a') as f:
             f.write('# complete\n')
@@ -697,7 +705,7 @@ class Harness(unittest.TestCase):
         self.env.update(FAKE_KUNIT_STARTED=started,
                         KUNIT_PY='python3 ' + os.path.join(FIX,
                                                            'fake-kunit.py'))
-        p = subprocess.Popen([os.path.join(SCRIPTS, 'kunit.sh'), 'x86_64'],
+        p = subprocess.Popen([script('kunit.sh'), 'x86_64'],
                              env=self.env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True,
                              start_new_session=True,
@@ -729,7 +737,7 @@ class Harness(unittest.TestCase):
         self.series(*GOOD)
         with open(os.path.join(self.cache, 'lock'), 'a') as lk:
             fcntl.flock(lk, fcntl.LOCK_EX)
-            p = subprocess.Popen([os.path.join(SCRIPTS, 'apply.sh')],
+            p = subprocess.Popen([script('apply.sh')],
                                  env=self.env, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
             self.wait_for_line(p.stderr,
@@ -745,7 +753,7 @@ class Harness(unittest.TestCase):
         self.env.update(FAKE_KUNIT_STARTED=started,
                         KUNIT_PY='python3 ' + os.path.join(FIX,
                                                            'fake-kunit.py'))
-        run = subprocess.Popen([os.path.join(SCRIPTS, 'run-kunit.sh'),
+        run = subprocess.Popen([script('run-kunit.sh'),
                                 'x86_64'], env=self.env,
                                stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL,
@@ -754,7 +762,7 @@ class Harness(unittest.TestCase):
         other = os.path.join(self.tmp, 'other')
         os.makedirs(other)
         self.series(GOOD[0], patches=other)
-        p = subprocess.Popen([os.path.join(SCRIPTS, 'apply.sh')],
+        p = subprocess.Popen([script('apply.sh')],
                              env=dict(self.env, PATCHES=other),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True)
@@ -774,7 +782,7 @@ class Harness(unittest.TestCase):
         self.env.update(FAKE_KUNIT_LOG=os.path.join(FIX, 'pass.log'),
                         KUNIT_PY='python3 ' + os.path.join(FIX,
                                                            'fake-kunit.py'))
-        run = [os.path.join(SCRIPTS, 'run-kunit.sh'), 'x86_64']
+        run = [script('run-kunit.sh'), 'x86_64']
 
         def subcommand():
             r = subprocess.run(run, env=self.env, capture_output=True,
@@ -803,7 +811,7 @@ class Harness(unittest.TestCase):
         self.env.update(FAKE_KUNIT_LOG=os.path.join(FIX, 'pass.log'),
                         KUNIT_PY='python3 ' + os.path.join(FIX,
                                                            'fake-kunit.py'))
-        ps = [subprocess.Popen([os.path.join(SCRIPTS, 'kunit.sh'), arch],
+        ps = [subprocess.Popen([script('kunit.sh'), arch],
                                env=self.env, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
               for arch in ('x86_64', 'arm')]
@@ -817,7 +825,7 @@ class Harness(unittest.TestCase):
 
     def test_two_applies_at_once_both_finish_with_the_series(self):
         self.series(*GOOD)
-        ps = [subprocess.Popen([os.path.join(SCRIPTS, 'apply.sh')],
+        ps = [subprocess.Popen([script('apply.sh')],
                                env=self.env, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
               for _ in range(2)]
@@ -948,13 +956,13 @@ class Harness(unittest.TestCase):
 
 
 class CoverLetterPlan(unittest.TestCase):
-    """The test plan of a topic's cover letter (scripts/cover-letter.py)."""
+    """The test plan of a topic's cover letter (scripts/checks/cover-letter.py)."""
 
     @staticmethod
     def cover_letter():
         import importlib.util
         spec = importlib.util.spec_from_file_location(
-            'cover_letter', os.path.join(SCRIPTS, 'cover-letter.py'))
+            'cover_letter', script('cover-letter.py'))
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
         return mod
@@ -966,7 +974,7 @@ class CoverLetterPlan(unittest.TestCase):
                        '# More words (not a section).\n'
                        'a.one x86_64 arm\n'
                        '\n'
-                       '# scripts/e2e/init.c, the end-to-end boot\n'
+                       '# scripts/runs/e2e/init.c, the end-to-end boot\n'
                        'e2e.two x86_64\n'
                        '\n'
                        '# mm/b_kunit.c (CONFIG_B)\n'

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# make e2e [ARCH=...]: the end-to-end boot.  Boots the kernel of our
+# configuration for ARCH (the one "make kunit ARCH=..." builds and runs)
+# in QEMU with a virtio-blk disk (a sparse file in the cache, made anew for
+# every boot, removed after it) and an initramfs whose init is
+# scripts/runs/e2e/odirect.c (with uio.c), built static with Debian's
+# libc for that arch.  init writes and reads back E2E_MIB MiB (default 16)
+# with O_DIRECT at each fragmentation level of LEVELS (percent of filled
+# memory that stays allocated, default "0"), counts pages and scatterlist
+# entries with hist triggers on block_rq_issue and on a kretprobe event on
+# __blk_rq_map_sg, prints KTAP (suite e2e_odirect) and "# bench:" lines,
+# and powers off.  With E2E_ARGS="e2e_uio=1 uio_pdrv_genirq.of_id=..."
+# (scripts/runs/rfc.sh, on arm64), it then maps, forks, mremaps and unbinds a
+# UIO device (suite e2e_uio, scripts/runs/e2e/uio.c).
+#
+# Results, like those of run-kunit.sh, under the name ARCH-e2e (E2E_NAME=
+# overrides): results/NAME.{status,log,ktap,junit.xml}; check-results.py
+# checks them against the e2e_odirect rows of kunit/plan.
+#
+# E2E_BUILD=0 boots the build directory as it is (make check, right after
+# that arch's KUnit stage built it); E2E_BUILD_DIR= another build directory
+# of the same arch (make bench: the experiment kernel; scripts/runs/rfc.sh: an
+# RFC's).  E2E_ARGS= more words for the kernel command line; E2E_MODULES=
+# modules of the build (paths under it) for the e2e_faults suite
+# (scripts/runs/e2e/faults.c, scripts/runs/faults.sh).
+#
+# usage: scripts/runs/e2e.sh ARCH [LEVELS]
+. "$(dirname "$0")/../common.sh"
+
+arch=${1:?usage: e2e.sh ARCH [LEVELS]}
+levels=${2:-0}
+check_arch "$arch"
+name=${E2E_NAME:-$arch-e2e}
+build=${E2E_BUILD_DIR:-$CACHE/build/$arch}
+
+mkdir -p "$RESULTS"
+status=$RESULTS/$name.status
+rm -f "$RESULTS/$name".{log,ktap,junit.xml}
+echo "not run: the e2e boot stopped before the guest started" >"$status"
+interrupted() {
+	trap '' INT TERM
+	echo "not run: interrupted" >"$status"
+	echo "interrupted: the $name boot stopped" >&2
+	exit 130
+}
+trap interrupted INT TERM
+fail() {
+	echo "not run: $1" >"$status"
+	die "$name: $1"
+}
+
+"$TOP/scripts/trees/deps.sh" "$arch" || fail "installing the packages failed"
+lock shared
+if [ "${E2E_BUILD:-1}" = 1 ]; then
+	"$TOP/scripts/trees/apply.sh" || fail "the series does not apply (see above)"
+	# With TOPICS, only the options of the topics applied.
+	KUNITCONFIG=$(topics_kunitconfig "${KUNITCONFIG:-$TOP/kunitconfig}")
+	export KUNITCONFIG
+	our_kunit_args "$arch" "$build"
+	(cd "$SRC" && PATH=$TOP/scripts/runs/tty:$PATH \
+		python3 tools/testing/kunit/kunit.py build --jobs "$(nproc)" "${KARGS[@]}") ||
+		fail "the kernel did not build (see above)"
+fi
+[ -f "$build/.config" ] || fail "no kernel in $build (make kunit ARCH=$arch)"
+
+# A directory of this boot's own: two runs of one arch (make check and
+# make bench) may boot at the same time.
+mkdir -p "$CACHE/e2e"
+work=$(mktemp -d "$CACHE/e2e/$name.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cross=$(cross_of "$arch")
+"${cross}gcc" -static -pthread -O2 -Wall -Wextra -Werror -o "$work/init" \
+	"$TOP/scripts/runs/e2e/odirect.c" "$TOP/scripts/runs/e2e/uio.c" "$TOP/scripts/runs/e2e/faults.c" ||
+	fail "the init program did not build"
+gcc -O2 -o "$work/gen_init_cpio" "$SRC/usr/gen_init_cpio.c" ||
+	fail "usr/gen_init_cpio did not build"
+cat >"$work/initramfs.list" <<EOF
+dir /dev 0755 0 0
+nod /dev/console 0600 0 0 c 5 1
+dir /proc 0555 0 0
+dir /sys 0555 0 0
+file /init $work/init 0755 0 0
+EOF
+# E2E_MODULES: modules of the build, by path under it, loaded in that
+# order by the e2e_faults suite (scripts/runs/faults.sh); PATH:plain, only
+# without failures.
+if [ -n "${E2E_MODULES:-}" ]; then
+	echo "dir /modules 0755 0 0" >>"$work/initramfs.list"
+	for m in $E2E_MODULES; do
+		f=${m%%:*}
+		[ -f "$build/$f" ] || fail "no module $f in $build"
+		echo "file /modules/${f##*/} $build/$f 0644 0 0" >>"$work/initramfs.list"
+		if [ "$m" = "$f:plain" ]; then
+			echo "${f##*/} plain" >>"$work/order"
+		else
+			echo "${f##*/}" >>"$work/order"
+		fi
+	done
+	echo "file /modules/order $work/order 0644 0 0" >>"$work/initramfs.list"
+fi
+"$work/gen_init_cpio" "$work/initramfs.list" >"$work/initramfs.cpio" ||
+	fail "the initramfs could not be made"
+mib=${E2E_MIB:-16}
+truncate -s $((mib + 16))M "$work/disk.img"
+
+# x86_64: acpi=noirq.  The disk's virtio-pci function is driven by MSI-X
+# (arch-qemu-configs/x86_64.py), yet enabling it evaluates the _PRT of
+# QEMU's PCI host bridge in the ACPI interpreter; under TCG with KASAN,
+# lockdep and kmemleak that takes over a minute and trips an RCU stall.
+kargs=()
+case "$arch" in
+x86_64) timeout=${E2E_TIMEOUT:-120} kargs=(acpi=noirq) ;;
+*) timeout=${E2E_TIMEOUT:-300} ;;
+esac
+note "$name: booting with init scripts/runs/e2e/odirect.c, $mib MiB, levels $levels"
+rc=0
+/usr/bin/python3 "$TOP/scripts/runs/e2e-boot.py" --tree "$SRC" --build-dir "$build" \
+	--qemu-config "$TOP/arch-qemu-configs/$arch.py" ${cross:+--cross "$cross"} \
+	--initrd "$work/initramfs.cpio" --disk "$work/disk.img" \
+	--log "$work/console.log" --timeout "$timeout" \
+	"${kargs[@]}" ${E2E_ARGS:-} "e2e_mib=$mib" "e2e_levels=$levels" || rc=$?
+[ -s "$work/console.log" ] || fail "QEMU printed nothing (exit $rc)"
+cp "$work/console.log" "$RESULTS/$name.log"
+echo ran >"$status"
+/usr/bin/python3 "$TOP/scripts/results/export-results.py" "$name" ||
+	echo "error: $name: could not write the KTAP and JUnit files" >&2
+exit $rc

@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * init of the end-to-end boot (scripts/runs/e2e.sh): O_DIRECT I/O from a user
+ * process through a virtio-blk disk, measured with events the kernel
+ * already has, summed by hist triggers, no counter of our own:
+ *
+ *  - pages: the bytes of the block_rq_issue events of the disk
+ *    (hist:keys=dev:vals=bytes), divided by the page size; every buffer
+ *    is page-aligned and a whole number of pages long;
+ *  - entries: the return value of __blk_rq_map_sg(), the scatterlist
+ *    entries built for a request, through a kretprobe event of our own
+ *    (r:e2e/map_sg __blk_rq_map_sg nsegs=$retval:s32), whose histogram
+ *    is keyed by that count (hist:keys=nsegs).  The guest has no other
+ *    block device, so every request it maps is one of the disk's.
+ *
+ * The merge rate is (pages - entries) / pages, both summed over the same
+ * requests: the share of pages that did not need an entry of their own.
+ * The kretprobe's fetch argument ($retval) is the same on every arch.  A
+ * probe or trigger the kernel refuses is an error, reported with the
+ * lines of tracefs's error_log, never a rate of 0.
+ *
+ * The figures are exact only if no event was lost: the histograms report
+ * the events they dropped, and kprobe_profile the returns the kretprobe
+ * missed; both must be 0.
+ *
+ * For each fragmentation level of e2e_levels= (percent, default "0") it
+ * first fragments free memory (level > 0): it fills free memory with
+ * anonymous pages, then gives back a random (100 - level)% of them,
+ * page by page, and keeps the rest until the level is done; so level 0 is
+ * a freshly booted machine and level 75 leaves free memory in holes
+ * between pages that stay allocated.  Then it sets the hist triggers,
+ * writes e2e_mib= MiB (default 16) with O_DIRECT from a buffer it
+ * allocated and touched page by page, as an application's buffer is
+ * faulted in, reads them back into a second such buffer, reads the
+ * histograms and removes the triggers.
+ *
+ * Output: KTAP, one suite "e2e_odirect" whose cases hold over every level,
+ * and "# bench:" diagnostic lines with the figures of each level.  Then it
+ * runs the suite e2e_uio (uio.c) if the boot asks for it (e2e_uio=1),
+ * and e2e_faults (faults.c) with e2e_faults=INTERVALS, and powers the
+ * machine off.  It writes nothing but the guest's
+ * own disk.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#define DISK		"/dev/vda"
+#define TRACEFS		"/sys/kernel/tracing"
+#define ISSUE		TRACEFS "/events/block/block_rq_issue"
+#define MAP_SG		TRACEFS "/events/e2e/map_sg"
+#define PROBE		"r:e2e/map_sg __blk_rq_map_sg nsegs=$retval:s32"
+#define CHUNK		(512 << 10)	/* bytes per pwrite()/pread() */
+#define RESERVE		(48 << 20)	/* free memory the filler leaves */
+
+struct counters {
+	uint64_t requests, bytes;	/* block_rq_issue, with data */
+	uint64_t mapped, entries;	/* __blk_rq_map_sg() returns */
+	uint64_t lost;	/* events dropped by a histogram or missed by the probe */
+	uint64_t empty;	/* requests mapped into no entry */
+};
+
+static long page_size;
+static int errors;
+static char issue_trigger[128];	/* the hist trigger, for the disk */
+static const char map_sg_trigger[] = "hist:keys=nsegs";
+
+int uio_suite(int n);	/* uio.c */
+int faults_suite(int n, const char *settings);	/* faults.c */
+
+static void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("    # ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+static void fail(const char *what)
+{
+	diag("error: %s: %s", what, strerror(errno));
+	errors++;
+}
+
+/* The number after "@name: " in @line, or 0. */
+static uint64_t value(const char *line, const char *name)
+{
+	const char *p = strstr(line, name);
+	uint64_t v;
+
+	if (p && sscanf(p + strlen(name), ": %" SCNu64, &v) == 1)
+		return v;
+	return 0;
+}
+
+/*
+ * The returns of __blk_rq_map_sg() the kretprobe missed since boot (more
+ * at once than its maxactive): "map_sg HITS MISSED" in kprobe_profile,
+ * which names the event without its group.  No line is an error.
+ */
+static uint64_t probe_missed(void)
+{
+	FILE *f = fopen(TRACEFS "/kprobe_profile", "r");
+	uint64_t hits, missed;
+	char name[64], line[256];
+
+	if (!f) {
+		fail("open " TRACEFS "/kprobe_profile");
+		return 0;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %" SCNu64 " %" SCNu64, name, &hits,
+			   &missed) == 3 && !strcmp(name, "map_sg")) {
+			fclose(f);
+			return missed;
+		}
+	fclose(f);
+	diag("error: no map_sg line in %s/kprobe_profile", TRACEFS);
+	errors++;
+	return 0;
+}
+
+/*
+ * The sums of the histograms.  block_rq_issue's has one key, the disk:
+ * "{ dev: N } hitcount: H bytes: B"; map_sg's one line per entry count:
+ * "{ nsegs: S } hitcount: H".  No line, no hit.
+ */
+static int read_counters(struct counters *c)
+{
+	FILE *f = fopen(ISSUE "/hist", "r");
+	char line[512];
+	int keys = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (!f) {
+		fail("open " ISSUE "/hist");
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		c->lost += value(line, "Dropped");
+		if (strncmp(line, "{ dev:", 6))
+			continue;
+		keys++;
+		c->requests += value(line, "hitcount");
+		c->bytes += value(line, " bytes");
+	}
+	fclose(f);
+	if (keys > 1) {
+		diag("error: %s/hist: %d keys for one disk", ISSUE, keys);
+		errors++;
+		return -1;
+	}
+	f = fopen(MAP_SG "/hist", "r");
+	if (!f) {
+		fail("open " MAP_SG "/hist");
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		uint64_t hits;
+
+		c->lost += value(line, "Dropped");
+		if (strncmp(line, "{ nsegs:", 8))
+			continue;
+		hits = value(line, "hitcount");
+		c->mapped += hits;
+		c->entries += hits * value(line, "{ nsegs");
+		/* A request mapped into no entry, or an error returned. */
+		if (value(line, "{ nsegs") == 0 || strstr(line, "{ nsegs: -"))
+			c->empty += hits;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Also used by uio.c. */
+int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t len = strlen(val);
+
+	if (fd < 0 || write(fd, val, len) != len) {
+		diag("error: write '%s' to %s: %s", val, path, strerror(errno));
+		errors++;
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* What tracefs said about a command it refused. */
+static void tracing_errors(void)
+{
+	FILE *f = fopen(TRACEFS "/error_log", "r");
+	char line[256];
+
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		diag("%s", line);
+	}
+	if (f)
+		fclose(f);
+}
+
+static int remove_trigger_of(const char *event, const char *trigger)
+{
+	char path[128], off[160];
+
+	snprintf(path, sizeof(path), "%s/trigger", event);
+	snprintf(off, sizeof(off), "!%s", trigger);
+	return write_file(path, off);
+}
+
+/* Write @val to @path; a refusal is reported with tracefs's error_log. */
+static int tracefs_write(const char *path, const char *val)
+{
+	if (!write_file(path, val))
+		return 0;
+	tracing_errors();
+	return -1;
+}
+
+/* The kretprobe event on __blk_rq_map_sg(), defined once, disabled. */
+static int define_probe(void)
+{
+	if (!access(MAP_SG, F_OK))
+		return 0;
+	if (access(TRACEFS "/kprobe_events", F_OK)) {
+		diag("error: no %s/kprobe_events: a kernel without KPROBE_EVENTS",
+		     TRACEFS);
+		errors++;
+		return -1;
+	}
+	return tracefs_write(TRACEFS "/kprobe_events", PROBE);
+}
+
+static int set_trigger(void)
+{
+	if (define_probe() || tracefs_write(ISSUE "/trigger", issue_trigger))
+		return -1;
+	if (!tracefs_write(MAP_SG "/trigger", map_sg_trigger))
+		return 0;
+	remove_trigger_of(ISSUE, issue_trigger);
+	return -1;
+}
+
+static int remove_trigger(void)
+{
+	return remove_trigger_of(ISSUE, issue_trigger) |
+	       remove_trigger_of(MAP_SG, map_sg_trigger);
+}
+
+/* An application's buffer: anonymous memory faulted in page by page. */
+static unsigned char *touched_buffer(size_t size, unsigned int seed)
+{
+	unsigned char *buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t i;
+
+	if (buf == MAP_FAILED) {
+		fail("mmap buffer");
+		return NULL;
+	}
+	/* Page by page: no transparent huge page (EINVAL without THP). */
+	if (madvise(buf, size, MADV_NOHUGEPAGE) && errno != EINVAL)
+		fail("madvise MADV_NOHUGEPAGE");
+	for (i = 0; i < size; i += page_size)
+		memset(buf + i, (seed + i / page_size) & 0xff, page_size);
+	return buf;
+}
+
+static uint64_t mem_free_bytes(void)
+{
+	char line[128];
+	uint64_t kb = 0;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemFree: %" SCNu64 " kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb << 10;
+}
+
+/*
+ * Fill free memory but RESERVE with anonymous pages, then free all but
+ * @level percent of them, chosen at random, one page at a time.
+ */
+static void *fragment(unsigned int level, size_t *len)
+{
+	uint64_t avail = mem_free_bytes();
+	unsigned char *fill;
+	uint32_t x = 2463534242u;	/* xorshift32, fixed seed */
+	size_t i, kept = 0, pages;
+
+	*len = 0;
+	if (!level || avail <= RESERVE)
+		return NULL;
+	*len = (avail - RESERVE) & ~(size_t)(page_size - 1);
+	fill = mmap(NULL, *len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (fill == MAP_FAILED) {
+		fail("mmap filler");
+		*len = 0;
+		return NULL;
+	}
+	/*
+	 * Single pages, so that MADV_DONTNEED frees each page it is given
+	 * (EINVAL without THP); then populated, page by page.
+	 */
+	if (madvise(fill, *len, MADV_NOHUGEPAGE) && errno != EINVAL)
+		fail("madvise filler");
+	for (i = 0; i < *len; i += page_size)
+		fill[i] = 1;
+	pages = *len / page_size;
+	for (i = 0; i < pages; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		if (x % 100 < level)
+			kept++;
+		else
+			madvise(fill + i * page_size, page_size, MADV_DONTNEED);
+	}
+	diag("bench: level %u: filled %zu pages, kept %zu allocated", level,
+	     pages, kept);
+	return fill;
+}
+
+struct result {
+	int counted, mapped_ok, data_ok, nothing_lost;
+};
+
+static void run_level(unsigned int level, size_t size, struct result *r)
+{
+	uint64_t pages = 2 * (size / page_size);	/* written + read */
+	uint64_t counted, missed = 0;
+	unsigned char *out, *in;
+	struct counters c;
+	size_t fill_len, off;
+	int fd, listening = 0;
+	void *fill;
+
+	fill = fragment(level, &fill_len);
+	out = touched_buffer(size, level);
+	in = touched_buffer(size, level + 128);
+	fd = open(DISK, O_RDWR | O_DIRECT);
+	if (fd < 0)
+		fail("open " DISK " O_DIRECT");
+	if (!out || !in || fd < 0 || set_trigger())
+		goto out;
+	listening = 1;
+	missed = probe_missed();
+
+	for (off = 0; off < size; off += CHUNK)
+		if (pwrite(fd, out + off, CHUNK, off) != CHUNK) {
+			fail("pwrite O_DIRECT");
+			goto out;
+		}
+	for (off = 0; off < size; off += CHUNK)
+		if (pread(fd, in + off, CHUNK, off) != CHUNK) {
+			fail("pread O_DIRECT");
+			goto out;
+		}
+	if (memcmp(out, in, size))
+		r->data_ok = 0;
+	if (read_counters(&c))
+		goto out;
+	c.lost += probe_missed() - missed;
+	counted = c.bytes / page_size;
+	if (c.bytes % page_size || counted != pages) {
+		diag("level %u: %" PRIu64 " bytes issued, %" PRIu64
+		     " pages submitted", level, c.bytes, pages);
+		r->counted = 0;
+	}
+	if (c.lost) {
+		diag("level %u: %" PRIu64 " events dropped or missed", level,
+		     c.lost);
+		r->nothing_lost = 0;
+	}
+	if (c.mapped != c.requests || c.empty || c.entries > counted) {
+		diag("level %u: %" PRIu64 " requests issued, %" PRIu64
+		     " mapped into %" PRIu64 " entries, %" PRIu64
+		     " into none", level, c.requests, c.mapped, c.entries,
+		     c.empty);
+		r->mapped_ok = 0;
+	}
+	/* Figures only from a level whose counts hold. */
+	if (!r->counted || !r->mapped_ok || !r->nothing_lost || errors)
+		goto out;
+	diag("bench: level %u: requests %" PRIu64 " pages %" PRIu64
+	     " entries %" PRIu64 " merged %" PRIu64 " rate %" PRIu64
+	     ".%01" PRIu64 "%%", level, c.requests, counted, c.entries,
+	     counted - c.entries,
+	     counted ? (counted - c.entries) * 100 / counted : 0,
+	     counted ? (counted - c.entries) * 1000 / counted % 10 : 0);
+out:
+	if (listening)
+		remove_trigger();
+	if (fd >= 0)
+		close(fd);
+	if (out)
+		munmap(out, size);
+	if (in)
+		munmap(in, size);
+	if (fill)
+		munmap(fill, fill_len);
+}
+
+static void result(int n, int ok, const char *name)
+{
+	printf("    %s %d %s\n", ok ? "ok" : "not ok", n, name);
+}
+
+int main(void)
+{
+	const char *levels = getenv("e2e_levels");
+	const char *mib = getenv("e2e_mib");
+	const char *uio = getenv("e2e_uio");
+	const char *faults = getenv("e2e_faults");
+	struct result r = { 1, 1, 1, 1 };
+	struct stat st = { 0 };
+	size_t size;
+	char *list, *tok;
+	int with_uio = uio && !strcmp(uio, "1");
+
+	page_size = sysconf(_SC_PAGESIZE);
+	size = (size_t)(mib ? atoi(mib) : 16) << 20;
+	mkdir("/proc", 0555);
+	mkdir("/sys", 0555);
+	mkdir("/dev", 0755);
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	mount("tracefs", TRACEFS, "tracefs", 0, NULL);
+	if (mount("devtmpfs", "/dev", "devtmpfs", 0, NULL) && errno != EBUSY)
+		fail("mount devtmpfs");
+
+	/*
+	 * e2e_odirect needs nothing of the series; e2e_uio runs where the
+	 * boot asks for it (e2e_uio=1: the RFC stage of make check-full, on
+	 * the device tree node of arch-qemu-configs/dtb.py).
+	 */
+	printf("KTAP version 1\n1..%d\n", 1 + with_uio + !!faults);
+	printf("    KTAP version 1\n    # Subtest: e2e_odirect\n    1..4\n");
+	diag("bench: %zu MiB written and read back with O_DIRECT, page size %ld",
+	     size >> 20, page_size);
+	/* The kernel's dev_t of the disk: major << 20 | minor. */
+	if (stat(DISK, &st))
+		fail("stat " DISK);
+	snprintf(issue_trigger, sizeof(issue_trigger),
+		 "hist:keys=dev:vals=bytes if dev == %u && bytes > 0",
+		 major(st.st_rdev) << 20 | minor(st.st_rdev));
+	list = strdup(levels ? levels : "0");
+	for (tok = strtok(list, ","); tok; tok = strtok(NULL, ","))
+		run_level(atoi(tok), size, &r);
+	if (errors)
+		r.counted = r.mapped_ok = r.data_ok = r.nothing_lost = 0;
+	result(1, r.counted, "pages_counted_equal_pages_submitted");
+	result(2, r.mapped_ok, "each_request_is_mapped_once_into_at_most_its_pages");
+	result(3, r.data_ok, "data_read_back_equals_data_written");
+	result(4, r.nothing_lost, "no_event_was_dropped_or_missed");
+	printf("%s 1 e2e_odirect\n",
+	       r.counted && r.mapped_ok && r.data_ok && r.nothing_lost ?
+	       "ok" : "not ok");
+	fflush(stdout);
+	if (with_uio)
+		uio_suite(2);
+	if (faults)
+		faults_suite(2 + with_uio, faults);
+	sync();
+	reboot(RB_POWER_OFF);
+	return 0;
+}

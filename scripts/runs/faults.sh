@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# make faults: the fault stage of make check-full, on x86_64 and arm64
+# (or the arches given).  The kernel of the series plus the patches of
+# kernel-patches/faults/ (applied for this stage only: kunit.make_it_fail,
+# module suites run once the module is live, no leak in a failed
+# kunit_kzalloc()), with our kunitconfig and arch-qemu-configs/
+# faults.config and every suite as a module, boots the e2e init
+# (scripts/runs/e2e.sh) with e2e_faults=SETTINGS: for each setting, the first
+# one without failures, it loads each module with failslab and
+# fail_page_alloc failing every N-th allocation of the KUnit case
+# threads, then has a child do O_DIRECT I/O with its own allocations
+# failing, then, on the arch with the UIO RFC, a child map, fork, split
+# and unbind the UIO device, then asks kmemleak (scripts/runs/e2e/faults.c).
+# scripts/results/faults-judge.py compares each setting with the one without
+# failures, and fails the stage on a crash, a splat, a leak, wrong data,
+# an attribute the guest refused, or a setting that injected nothing.
+# Cases that fail under injected failures do not fail it: they are
+# listed.  One line per arch and setting in results/faults.tsv (the
+# columns of results/configs.tsv); each setting's console as
+# results/ARCH-faults-iN.{log,ktap,junit.xml}.
+# usage: scripts/runs/faults.sh [ARCH...]   (default x86_64 arm64)
+. "$(dirname "$0")/../common.sh"
+
+[ $# -gt 0 ] || set -- x86_64 arm64
+# Every N-th allocation fails, N in turn (0: none).  The kernel offers no
+# seed for its random "probability", so intervals.
+SETTINGS=${FAULT_SETTINGS:-0,2,5,17}
+# Every suite of the series, as a module: option and the module the build
+# makes.  Those whose code allocates run under each setting; the others
+# (":plain") only in the run without failures, so that every suite is
+# seen to load and pass as a module.  Their cases assert what pure
+# functions compute, and a failed assertion whose message KUnit cannot
+# allocate WARNs (lib/kunit/test.c), which ends a panic_on_warn boot.
+MODULES="SCSI_AACRAID_SCSI_CMD_KUNIT_TEST drivers/scsi/aacraid/aacraid_scsi_cmd_kunit.ko
+SCATTERLIST_KUNIT_TEST lib/scatterlist_kunit.ko
+PAGE_ORDER_KUNIT_TEST mm/page_order_kunit.ko
+DMA_COHERENT_KUNIT_TEST kernel/dma/dma_coherent_kunit.ko
+DMA_MASK_KUNIT_TEST kernel/dma/dma_mask_kunit.ko:plain
+SCSI_COMMON_KUNIT_TEST drivers/scsi/scsi_common_kunit.ko:plain
+SCSI_AACRAID_POST_KUNIT_TEST drivers/scsi/aacraid/aacraid_post_code_kunit.ko:plain"
+
+out=$RESULTS/faults
+tsv=$RESULTS/faults.tsv
+rm -rf "$out" "$tsv"
+rm -f "$RESULTS"/*-faults*.{log,ktap,junit.xml,status}
+mkdir -p "$out"
+printf 'config\tarch\tbuilt\tbooted\tpassed\twarnings\tcases\tnote\n' >"$tsv"
+"$TOP/scripts/trees/deps.sh" "$@" >/dev/null
+
+kc=$out/faults.kunitconfig
+{
+	grep -E '^CONFIG_' "$TOP/kunitconfig" | while IFS='=' read -r k v; do
+		if echo "$MODULES" | grep -q "^${k#CONFIG_} "; then
+			echo "$k=m"
+		else
+			echo "$k=$v"
+		fi
+	done
+	cat "$TOP/arch-qemu-configs/faults.config"
+} >"$kc"
+mods=$(echo "$MODULES" | awk '{ print $2 }' | tr '\n' ' ')
+
+# The UIO RFC's e2e workload (mapping, fork, split, unbind of a UIO
+# device: scripts/runs/e2e/uio.c) needs its device, which the device tree of
+# the arch its e2e file names has: there the kernel also carries the RFC
+# (kernel-patches/rfc/uio), its options and its command line.
+# Not its e2e_uio suite: the stage runs its own workload on the device.
+uio_arch=$(sed -n 's/^arch //p' "$PATCHES/rfc/uio/e2e" 2>/dev/null || true)
+uio_args=$(sed -n 's/^args //p' "$PATCHES/rfc/uio/e2e" 2>/dev/null |
+	tr ' ' '\n' | grep -v '^e2e_uio=' | tr '\n' ' ' || true)
+harness=("$PATCHES"/faults/*.patch)
+[ -f "${harness[0]}" ] || die "no $PNAME/faults/*.patch: the fault stage's kernel patches are missing"
+
+lock shared
+rc=0
+for arch in "$@"; do
+	check_arch "$arch"
+	bd=$CACHE/build/faults-$arch
+	akc=$kc patches=() args=
+	if [ "$arch" = "$uio_arch" ]; then
+		files=$(rfc_files uio) || die "$PNAME/rfc/uio: a series or patch is missing"
+		[ -z "$files" ] || mapfile -t patches <<<"$files"
+		# Its options, but not its KUnit suite, which is not loaded.
+		akc=$out/faults-uio.kunitconfig
+		{ cat "$kc"; grep -v -e '^#' -e '_KUNIT_TEST=' "$PATCHES/rfc/uio/config" || true; } >"$akc"
+		args=$uio_args
+	fi
+	note "$arch: the series$([ -z "$args" ] || echo " and the UIO RFC") with fault injection (build in $bd), settings $SETTINGS"
+	if ! KUNITCONFIG=$akc variant_build faults "$arch" "${patches[@]}" "${harness[@]}" >"$out/build-$arch.out" 2>&1; then
+		printf 'faults\t%s\tno\t-\t-\t-\t-\tbuild failed: see %s\n' "$arch" "$out/build-$arch.out" >>"$tsv"
+		rc=1
+		continue
+	fi
+	E2E_NAME=$arch-faults E2E_BUILD=0 E2E_BUILD_DIR=$bd E2E_MODULES=$mods \
+		E2E_ARGS="kunit.enable=1 e2e_faults=$SETTINGS $args" E2E_TIMEOUT=${FAULT_TIMEOUT:-2400} \
+		"$TOP/scripts/runs/e2e.sh" "$arch" >"$out/$arch.out" 2>&1 || true
+	if [ ! -s "$RESULTS/$arch-faults.log" ]; then
+		printf 'faults\t%s\tyes\tno\t-\t-\t-\tdid not boot: see %s\n' "$arch" "$out/$arch.out" >>"$tsv"
+		rc=1
+		continue
+	fi
+	python3 "$TOP/scripts/results/faults-judge.py" "$arch" "$SETTINGS" >>"$tsv" || rc=1
+done
+echo "# complete" >>"$tsv"
+exit $rc

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Install the Debian packages the build and the QEMU runs need, only those
+# that are missing, and linux-source-TREE at the version linux-source.pin
+# names (up- or downgraded to it).  If the archive no longer has that
+# version, say so and name the command that moves to the newest.  As
+# non-root, print the exact apt-get command instead.
+#
+# usage: scripts/trees/deps.sh [ARCH...]     (default: every supported arch)
+. "$(dirname "$0")/../common.sh"
+
+pin=$(pinned_version)
+pkgs="build-essential flex bison bc libelf-dev libssl-dev
+      python3-ply python3-git python3-junit.xml
+      python3 ccache xz-utils git sparse"
+[ $# -gt 0 ] || set -- $SUPPORTED_ARCHES
+for arch in "$@"; do
+	case "$arch" in
+	um | lint | bench | kcsan | faults) ;;
+	faults-*) check_arch "${arch#faults-}" ;;
+	*) check_arch "$arch" ;;
+	esac
+	case "$arch" in
+	# faults-ARCH: the fault stage on that arch alone (a CI job)
+	x86_64 | faults-x86_64) pkgs="$pkgs qemu-system-x86" ;;
+	arm | arm-lpae | faults-arm | faults-arm-lpae) pkgs="$pkgs qemu-system-arm device-tree-compiler gcc-arm-linux-gnueabihf libc6-dev-armhf-cross" ;;
+	arm64 | faults-arm64) pkgs="$pkgs qemu-system-arm device-tree-compiler gcc-aarch64-linux-gnu libc6-dev-arm64-cross" ;;
+	um) ;;
+	# the stages of make check-full: KCSAN on x86_64, faults on x86_64
+	# and arm64
+	kcsan) pkgs="$pkgs qemu-system-x86" ;;
+	faults) pkgs="$pkgs qemu-system-x86 qemu-system-arm device-tree-compiler gcc-aarch64-linux-gnu libc6-dev-arm64-cross" ;;
+	bench) pkgs="$pkgs gnuplot-nox" ;;
+	# make lint-ci: Node.js and npm, from Debian unless already there
+	lint) command -v node >/dev/null && command -v npm >/dev/null ||
+		pkgs="$pkgs nodejs npm" ;;
+	esac
+done
+
+missing=
+for p in $pkgs; do
+	s=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null) || s=
+	[ "$s" = installed ] || missing="$missing $p"
+done
+have=$(source_version)
+[ "$have" = "$pin" ] || missing="$missing $PACKAGE=$pin"
+[ -z "$missing" ] && exit 0
+
+cmd="apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends --allow-downgrades$missing"
+if [ "$(id -u)" != 0 ]; then
+	die "missing Debian packages:$missing
+run as root:  apt-get update && $cmd"
+fi
+note "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null || die "apt-get update failed"
+if [ "$have" != "$pin" ] &&
+	! apt-cache madison $PACKAGE | awk '{ print $3 }' | grep -qxF "$pin"; then
+	newest=$(apt-cache madison $PACKAGE | awk 'NR == 1 { print $3 }')
+	die "$PACKAGE $pin, the version the series is tested on
+($PNAME/linux-source.pin), is no longer in the archive$([ "$have" = unknown ] || echo " (installed: $have)").
+Move the series to the newest version the archive has:
+  make rebase VERSION=${newest:-NEWEST}"
+fi
+[ "$have" = "$pin" ] || [ "$have" = unknown ] ||
+	note "$PACKAGE $have is installed; installing $pin, the version of $PNAME/linux-source.pin"
+$cmd || die "'$cmd' failed"
