@@ -64,18 +64,29 @@ def scan_ktap(log):
     suite), and the last suite that started.
     """
     reasons, owner, pending, suite = {}, [], [], None
+    params = []	# the skip reasons of the running case's parameters
     for n, raw in enumerate(log.splitlines()):
         owner.append(None)
         m = SUBTEST.search(raw)
         if m and len(m.group(1)) == 4:
-            pending, suite = [], m.group(2)
+            pending, suite, params = [], m.group(2), []
             continue
         pending.append(n)
         m = RESULT.search(raw)
+        if m and len(m.group(1)) == 8 and suite:
+            params.append(m.group(4))
         if m and len(m.group(1)) == 4 and suite:
             for p in pending:
                 owner[p] = (suite, m.group(3))
             pending = []
             if m.group(4) is not None:
-                reasons[(suite, m.group(3))] = m.group(4).strip()
+                why = m.group(4).strip()
+                # 6.12's KUnit gives a parameterised case whose every
+                # parameter skipped no reason of its own: the reason is
+                # its parameters', when they all give the same one
+                if not why and params and params[0] and \
+                        all(r == params[0] for r in params):
+                    why = params[0].strip()
+                reasons[(suite, m.group(3))] = why
+            params = []
     return reasons, owner, suite

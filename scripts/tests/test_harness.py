@@ -689,6 +689,18 @@ class Harness(unittest.TestCase):
                       'other reason"; the plan says "not on this arch"',
                       r.stdout)
 
+    def test_a_parameterised_skip_takes_its_parameters_reason(self):
+        # 6.12's KUnit prints no reason for a parameterised case whose
+        # parameters all skipped, each of them with its own
+        self.results_of('param-skip.log')
+        r = self.check()
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.results_of('param-skip-mixed.log')
+        r = self.check()
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('error: x86_64: beta.skips_on_x86 skipped with ""; '
+                      'the plan says "not on this arch"', r.stdout)
+
     def test_skip_where_the_plan_wants_a_pass_fails(self):
         self.results_of('pass.log', arch='arm')
         r = self.check('arm')
