@@ -147,7 +147,7 @@ fi
 for s in "${stages[@]}"; do
 	case "$s" in
 	faults) stage faults "$TOP/scripts/runs/faults.sh" "${faults_arches[@]}" || rc=1 ;;
-	*) stage "$s" "$TOP/scripts/$s.sh" || rc=1 ;;
+	*) stage "$s" "$TOP/scripts/runs/$s.sh" || rc=1 ;;
 	esac
 	args+=(--stage "$s")
 done
