@@ -336,9 +336,11 @@ def main():
             lines.append('| ' + ' | '.join(r.get(k, '') for k in (
                 'config', 'arch', 'built', 'booted', 'passed', 'warnings',
                 'cases', 'note')) + ' |')
-            if r.get('cases', '-') != '-':
-                for i, n in enumerate(r['cases'].split('/')):
-                    total[i] += int(n)
+            # A row whose judge failed has no counts; read_configs()
+            # has already made it an error
+            m = re.fullmatch(r'(\d+)/(\d+)/(\d+)', r.get('cases', ''))
+            for i in range(3 if m else 0):
+                total[i] += int(m.group(i + 1))
     os.makedirs(RESULTS, exist_ok=True)
     with open(os.path.join(RESULTS, 'summary.md'), 'w') as f:
         f.write('# KUnit results\n\n')

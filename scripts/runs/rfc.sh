@@ -41,7 +41,7 @@ record() {	# record CONFIG BUILT BOOTED PASSED CASES NOTE (on arch $ra)
 # usage: judge LOG GLOB [FAILS-BEFORE...]: the cases of suites matching
 # GLOB; with FAILS-BEFORE, those cases must fail and every other pass.
 judge() {
-	PYTHONPATH=$TOP/scripts python3 - "$@" <<'PY'
+	PYTHONPATH=$TOP/scripts/results python3 - "$@" <<'PY'
 import fnmatch, sys
 from ktap import SPLAT, parse_cases, status_counts
 log = open(sys.argv[1], errors='replace').read()
