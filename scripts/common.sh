@@ -208,11 +208,11 @@ source_version() {
 	dpkg-query -W -f='${Version}' "$PACKAGE" 2>/dev/null || echo unknown
 }
 
-# The series is one topic series per tree (kernel-patches/topics lists
+# The series is one topic series per tree (kernel-patches/TREE/topics lists
 # them in the order they are applied, each with the files of the tree it
-# owns); each topic is a directory kernel-patches/TOPIC/ with its series,
+# owns); each topic is a directory kernel-patches/TREE/TOPIC/ with its series,
 # its patches and its cover letter.  TOPICS (space-separated) applies only
-# those, in the order of kernel-patches/topics.
+# those, in the order of kernel-patches/TREE/topics.
 
 # The topics, in the order they are applied.
 topic_list() {
@@ -230,7 +230,7 @@ topic_list() {
 	done
 }
 
-# The file prefixes a topic owns (kernel-patches/topics).  usage: topic_paths TOPIC
+# The file prefixes a topic owns (kernel-patches/TREE/topics).  usage: topic_paths TOPIC
 topic_paths() {
 	awk -v t="$1" '$1 == t { for (i = 2; i <= NF; i++) print $i }' "$PATCHES/topics"
 }
@@ -247,7 +247,7 @@ series_files() {
 	done
 }
 
-# The patch files kernel-patches/DIR/series lists, in its order (comments
+# The patch files kernel-patches/TREE/DIR/series lists, in its order (comments
 # and blank lines skipped).  A missing series or patch stops here, named
 # as WHAT.  usage: series_in DIR WHAT
 series_in() {
@@ -260,7 +260,7 @@ series_in() {
 	done <"$d/series"
 }
 
-# The RFCs: the directories of kernel-patches/rfc/, each with its series
+# The RFCs: the directories of kernel-patches/6.1/rfc/, each with its series
 # of patches that go on top of the merge set and are never part of it.
 rfc_list() {
 	local d
@@ -276,7 +276,7 @@ rfc_files() {
 	series_in "rfc/$1" "RFC $1"
 }
 
-# The words of kernel-patches/rfc/NAME/FILE (suite, arches) on one line,
+# The words of kernel-patches/6.1/rfc/NAME/FILE (suite, arches) on one line,
 # without comments and blank lines; nothing if the file is missing.
 # usage: rfc_field NAME FILE
 rfc_field() {

@@ -17,7 +17,7 @@
 # FROM=K starts at the K-th patch (the positions before it are taken as
 # checked), for a series whose first K-1 patches did not change.  TOPICS
 # checks those topic series only, applied in the order of
-# kernel-patches/topics (one topic: each of its patches on the baseline
+# kernel-patches/TREE/topics (one topic: each of its patches on the baseline
 # and the ones before it).
 #
 # usage: [FROM=K] scripts/checks/check-series.sh [ARCH...]    (default: x86_64 arm)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Run the tree's scripts/checkpatch.pl --strict on every patch of the series
-# and of the RFCs (kernel-patches/rfc/).
+# and of the RFCs (kernel-patches/6.1/rfc/).
 # Fails on any error, warning or check, except the message types listed for
-# a patch in kernel-patches/checkpatch-exceptions ("<topic>/<patch> <TYPE>
+# a patch in kernel-patches/TREE/checkpatch-exceptions ("<topic>/<patch> <TYPE>
 # <why>"), and checks that every topic has a cover letter of its own.
 . "$(dirname "$0")/../common.sh"
 

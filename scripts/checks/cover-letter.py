@@ -7,7 +7,7 @@ usage: cover-letter.py NEW [OLD] [BASE] [DATE] [--plan PLAN --topic-paths
 NEW is "git format-patch --cover-letter --base" output, with its
 "*** SUBJECT HERE ***" and "*** BLURB HERE ***" placeholders.  The
 subject and the text before the shortlog are taken from OLD (the
-kernel-patches/TOPIC/0000-cover-letter.patch being replaced) when it
+kernel-patches/TREE/TOPIC/0000-cover-letter.patch being replaced) when it
 exists; BASE, if given, replaces the commit id on the "base-commit:"
 line, and DATE the Date header (format-patch writes the current time;
 the last patch's date keeps a refresh without changes from changing the
@@ -18,7 +18,7 @@ the rows of PLAN (kunit/plan) whose section names a file under one of
 the topic's paths.  With --maintainers, the output of
 "scripts/get_maintainer.pl --roles" on the topic's patches, the letter
 gets To: (the M: entries) and Cc: (reviewers and lists) headers.  With
---recipients, a topic's kernel-patches/TOPIC/recipients adds those that
+--recipients, a topic's kernel-patches/TREE/TOPIC/recipients adds those that
 get_maintainer.pl cannot know of, one "To: WHO" or "Cc: WHO" line each,
 "#" starting a comment (the reason); nobody is named twice, and To wins.
 Both are made anew on every refresh.  The result goes to stdout.

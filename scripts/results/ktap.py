@@ -5,9 +5,20 @@ import os
 import re
 import sys
 
-CACHE = os.environ.get('CACHE') or os.path.join(
-    os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'),
-    'dmatopics')
+# The cache of the tree, as scripts/common.sh finds it: CACHE as a
+# script of that tree exported it, else the root and, for a tree other
+# than 6.1, the root's sibling ROOT-TREE.
+TREE = os.environ.get('TREE') or '6.1'
+if os.environ.get('DMATOPICS_TREE') == TREE and os.environ.get('CACHE'):
+    CACHE = os.environ['CACHE']
+else:
+    CACHE = (os.environ.get('DMATOPICS_CACHE_ROOT') if
+             os.environ.get('DMATOPICS_TREE') else None) or \
+        os.environ.get('CACHE') or os.path.join(
+            os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'),
+            'dmatopics')
+    if TREE != '6.1':
+        CACHE += '-' + TREE
 # KUNIT_TOOLS: another tree's tools/testing/kunit (the harness self-test).
 sys.path.insert(0, os.environ.get('KUNIT_TOOLS') or
                 os.path.join(CACHE, 'linux', 'tools', 'testing', 'kunit'))

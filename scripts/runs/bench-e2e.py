@@ -2,7 +2,7 @@
 """The merge rate of real I/O, from the e2e boots of make bench.
 
 Reads BENCH/ARCH-e2e-N.log (the series' allocator, boot N) and
-BENCH/ARCH-e2e-2004-N.log (the 2004 allocator of kernel-patches/experiments/),
+BENCH/ARCH-e2e-2004-N.log (the 2004 allocator of kernel-patches/6.1/experiments/),
 the "# bench: level L: requests R pages P entries E merged M" lines of
 scripts/runs/e2e/odirect.c (pages from block_rq_issue bytes, entries from the
 return values of __blk_rq_map_sg()), and appends to OUT/bench.md a table

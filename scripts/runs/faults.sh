@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make faults: the fault stage of make check-full, on x86_64 and arm64
 # (or the arches given).  The kernel of the series plus the patches of
-# kernel-patches/faults/ (applied for this stage only: kunit.make_it_fail,
+# kernel-patches/6.1/faults/ (applied for this stage only: kunit.make_it_fail,
 # module suites run once the module is live, no leak in a failed
 # kunit_kzalloc()), with our kunitconfig and arch-qemu-configs/
 # faults.config and every suite as a module, boots the e2e init
@@ -20,6 +20,9 @@
 # results/ARCH-faults-iN.{log,ktap,junit.xml}.
 # usage: scripts/runs/faults.sh [ARCH...]   (default x86_64 arm64)
 . "$(dirname "$0")/../common.sh"
+
+harness=("$PATCHES"/faults/*.patch)
+[ -f "${harness[0]}" ] || die "no $PNAME/faults/*.patch: the fault stage's kernel patches are missing (the stage exists for 6.1 only, so far)"
 
 [ $# -gt 0 ] || set -- x86_64 arm64
 # Every N-th allocation fails, N in turn (0: none).  The kernel offers no
@@ -63,13 +66,11 @@ mods=$(echo "$MODULES" | awk '{ print $2 }' | tr '\n' ' ')
 # The UIO RFC's e2e workload (mapping, fork, split, unbind of a UIO
 # device: scripts/runs/e2e/uio.c) needs its device, which the device tree of
 # the arch its e2e file names has: there the kernel also carries the RFC
-# (kernel-patches/rfc/uio), its options and its command line.
+# (kernel-patches/6.1/rfc/uio), its options and its command line.
 # Not its e2e_uio suite: the stage runs its own workload on the device.
 uio_arch=$(sed -n 's/^arch //p' "$PATCHES/rfc/uio/e2e" 2>/dev/null || true)
 uio_args=$(sed -n 's/^args //p' "$PATCHES/rfc/uio/e2e" 2>/dev/null |
 	tr ' ' '\n' | grep -v '^e2e_uio=' | tr '\n' ' ' || true)
-harness=("$PATCHES"/faults/*.patch)
-[ -f "${harness[0]}" ] || die "no $PNAME/faults/*.patch: the fault stage's kernel patches are missing"
 
 lock shared
 rc=0

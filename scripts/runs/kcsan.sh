@@ -6,7 +6,7 @@
 #                      (commands to aac_scsi_cmd() from two CPUs, pages
 #                      taken from a node by both CPUs);
 #   x86_64-kcsan-e2e   the end-to-end boot (scripts/runs/e2e.sh);
-#   rfc-NAME-kcsan     the suite of each RFC of kernel-patches/rfc/ that
+#   rfc-NAME-kcsan     the suite of each RFC of kernel-patches/6.1/rfc/ that
 #                      runs on x86_64 (uio: the revoke against faulting
 #                      threads), on top of the series;
 #   base-kcsan-e2e     the end-to-end boot of the untouched baseline with

@@ -70,9 +70,15 @@ class Harness(unittest.TestCase):
         src = os.path.join(self.cache, 'linux')
         os.makedirs(src)
         shutil.copy(os.path.join(FIX, 'tree', 'hello.c'), src)
+        # The self-test is of the 6.1 tree, whatever tree started it
+        # (make selftest TREE=6.12, make rebase TREE=6.12)
+        tree_env = {k: v for k, v in os.environ.items()
+                    if k not in ('TREE', 'DMATOPICS_TREE',
+                                 'DMATOPICS_CACHE_ROOT', 'CACHE',
+                                 'CCACHE_DIR', 'LINUX_SOURCE_VERSION')}
         ver = subprocess.run(
             ['bash', '-c', f'. {SCRIPTS}/common.sh; source_version'],
-            capture_output=True, text=True).stdout.strip()
+            env=tree_env, capture_output=True, text=True).stdout.strip()
         git(src, 'init', '-q', '-b', 'build')
         git(src, 'add', '-A')
         git(src, 'commit', '-q', '-m', f'linux-source-6.1 {ver}')
@@ -86,12 +92,15 @@ class Harness(unittest.TestCase):
                         PLAN=os.path.join(FIX, 'plan'),
                         KUNIT_TOOLS=os.environ['KUNIT_TOOLS'])
         # Nothing of the run that started the self-test (make check
-        # TOPICS=...) reaches the runs under test; LINUX_SOURCE_VERSION
-        # stays, the package version a rebase has installed (the scripts
-        # under test would otherwise install the pinned one).
+        # TOPICS=...) reaches the runs under test, nor its compiler cache;
+        # LINUX_SOURCE_VERSION stays when that run is of 6.1, the package
+        # version a rebase has installed (the scripts under test would
+        # otherwise install the pinned one).
+        if os.environ.get('TREE', '6.1') != '6.1':
+            self.env.pop('LINUX_SOURCE_VERSION', None)
         for k in ('LOCK_FD', 'TOPICS', 'KUNITCONFIG', 'TIER', 'FILTER',
                   'KUNIT_BUILD_DIR', 'TREE', 'DMATOPICS_TREE',
-                  'DMATOPICS_CACHE_ROOT'):
+                  'DMATOPICS_CACHE_ROOT', 'CCACHE_DIR'):
             self.env.pop(k, None)
 
     def series(self, *names, topics=None, patches=None):
@@ -183,7 +192,7 @@ class Harness(unittest.TestCase):
                       'but kernel-patches/6.1/t/0002-missing.patch does not '
                       'exist', r.stderr)
 
-    # scripts/runs/rfc.sh: the RFCs of kernel-patches/rfc/
+    # scripts/runs/rfc.sh: the RFCs of kernel-patches/6.1/rfc/
 
     def rfc(self, name, *patches):
         d = os.path.join(self.patches, 'rfc', name)

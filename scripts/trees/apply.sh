@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Bring the build tree $CACHE/linux to exactly baseline + the topic series
-# of kernel-patches/ (kernel-patches/topics names them, in order).
+# of kernel-patches/ (kernel-patches/TREE/topics names them, in order).
 #
 # The series is applied with "git am" in a scratch worktree ($CACHE/apply)
 # and the result is remembered under refs/dmatopics/series/<hash of series>.

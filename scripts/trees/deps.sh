@@ -59,7 +59,7 @@ if [ "$have" != "$pin" ] &&
 	die "$PACKAGE $pin, the version the series is tested on
 ($PNAME/linux-source.pin), is no longer in the archive$([ "$have" = unknown ] || echo " (installed: $have)").
 Move the series to the newest version the archive has:
-  make rebase VERSION=${newest:-NEWEST}"
+  make rebase$([ "$TREE" = 6.1 ] || echo " TREE=$TREE") VERSION=${newest:-NEWEST}"
 fi
 [ "$have" = "$pin" ] || [ "$have" = unknown ] ||
 	note "$PACKAGE $have is installed; installing $pin, the version of $PNAME/linux-source.pin"

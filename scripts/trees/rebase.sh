@@ -21,7 +21,7 @@
 . "$(dirname "$0")/../common.sh"
 
 new=${1:-}
-[ -n "$new" ] || die "usage: make rebase VERSION=V (apt-cache madison $PACKAGE lists the versions)"
+[ -n "$new" ] || die "usage: make rebase$([ "$TREE" = 6.1 ] || echo " TREE=$TREE") VERSION=V (apt-cache madison $PACKAGE lists the versions)"
 [ -z "${TOPICS:-}" ] || die "make rebase moves every topic series: unset TOPICS"
 old=$(pinned_version)
 [ "$new" != "$old" ] || die "the series is already pinned to $PACKAGE $new"

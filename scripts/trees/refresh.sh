@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Export the commits of the "make tree" worktree back to kernel-patches/,
-# one topic series per tree (kernel-patches/topics): each commit goes to
+# one topic series per tree (kernel-patches/TREE/topics): each commit goes to
 # the topic that owns every file it changes, and each topic is exported
 # from its own commits alone, cherry-picked onto the baseline, so that it
 # applies to the baseline by itself.  A commit that changes files of two
