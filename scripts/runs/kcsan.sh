@@ -22,6 +22,7 @@
 # as results/NAME.{log,ktap,junit.xml}.
 # usage: scripts/runs/kcsan.sh
 . "$(dirname "$0")/../common.sh"
+[ "$TREE" = 6.1 ] || die "the KCSAN stage covers TREE=6.1 only, for now (its baseline and RFC kernels are 6.1's)"
 
 arch=x86_64
 out=$RESULTS/kcsan
