@@ -25,6 +25,7 @@ KTAP is read with kunit.py's parser from the cached kernel tree
 import fcntl
 import glob
 import os
+import re
 import select
 import shutil
 import signal
@@ -253,6 +254,31 @@ class Harness(unittest.TestCase):
         self.assertEqual(self.rfc_row('r')[2], 'no')
 
     # the topic series
+
+    def test_every_script_the_harness_names_exists(self):
+        # The paths the scripts, the Makefile and the CI name (a leftover
+        # of a move is otherwise found only by the stage that runs it),
+        # and the stages check.sh runs by name
+        top = os.path.dirname(SCRIPTS)
+        named = set()
+        for d, _, files in os.walk(top):
+            if any(p in d for p in ('/.git', '/kernel-patches', '__pycache__',
+                                    '/fixtures', '/results')):
+                continue
+            for f in files:
+                if not f.endswith(('.sh', '.py', '.c', '.yml', '.md')) \
+                        and f != 'Makefile':
+                    continue
+                text = open(os.path.join(d, f), errors='replace').read()
+                named |= set(re.findall(
+                    r'scripts/(?:trees|runs|results|checks)/[\w.-]+\.(?:sh|py|c)'
+                    r'|scripts/common\.sh', text))
+        self.assertGreater(len(named), 20)
+        missing = sorted(p for p in named
+                         if not os.path.exists(os.path.join(top, p)))
+        self.assertEqual(missing, [])
+        for stage in ('kcsan', 'faults', 'rfc', 'configs'):
+            self.assertTrue(os.path.exists(script(f'{stage}.sh')), stage)
 
     # The tree axis (TREE=6.1|6.12, scripts/common.sh)
     def tree_vars(self, tree=None, extra=None):
