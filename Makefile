@@ -5,6 +5,9 @@
 ARCH ?= x86_64
 # The tree: 6.1 (default) or 6.12, each with its series in kernel-patches/TREE/
 TREE ?= 6.1
+TREES := 6.1 6.12
+# make check and make check-full: both trees, or the one given as TREE=
+CHECK_TREES := $(if $(filter command line environment,$(origin TREE)),$(TREE),$(TREES))
 FILTER ?=
 ARCHES := x86_64 arm arm-lpae arm64
 BENCH_ARCHES := x86_64 arm
@@ -17,23 +20,25 @@ help:
 	@echo "                     build baseline + series, run the KUnit suites in QEMU"
 	@echo "make e2e [ARCH=x86_64|arm|arm-lpae|arm64]"
 	@echo "                     boot that kernel with an O_DIRECT init and a virtio-blk disk"
-	@echo "make check [ARCH=x]  the gate: x86_64 and arm, KUNIT_ALL_TESTS on UML and x86_64,"
-	@echo "                     modules and W=1 on x86_64, plan, splats, checkpatch"
-	@echo "make check-full [ARCH=x]  the whole matrix: every arch and configuration,"
-	@echo "                     KCSAN and faults (ARCH=kcsan, faults, faults-ARCH: that stage)"
+	@echo "make check [ARCH=x]  the gate, on both trees (TREE=...: one): our suites and the"
+	@echo "                     e2e boot on x86_64 (6.1: and arm), tools/testing/scatterlist,"
+	@echo "                     plan, splats, checkpatch"
+	@echo "make check-full [ARCH=x]  the whole matrix, both trees: every arch and configuration,"
+	@echo "                     on 6.1 the RFCs, KCSAN and faults (ARCH=um, host, configs-ARCH,"
+	@echo "                     rfc, kcsan, faults, faults-ARCH: that part alone)"
 	@echo "make kcsan           the KCSAN stage: x86_64 with KCSAN, suites, e2e, RFCs, baseline"
 	@echo "make faults [ARCH=x] the fault stage: suites, O_DIRECT and UIO under failslab and"
 	@echo "                     fail_page_alloc (default x86_64 and arm64)"
 	@echo "   (kunit, check, check-full, check-series: TOPICS='scsi ...' applies only those"
 	@echo "    topic series of kernel-patches/TREE/topics, in its order)"
 	@echo "   (TREE=6.1 (default) or TREE=6.12: the tree and series a target works on;"
-	@echo "    check, check-full, faults, kcsan and bench cover 6.1 only, for now)"
+	@echo "    check and check-full: both unless TREE is given; faults, kcsan, bench: 6.1 only)"
 	@echo "make baseline [ARCH=x] [CHECK=1]  kunit/baseline/: KUNIT_ALL_TESTS on the untouched tree"
 	@echo "make rebase VERSION=v  move the series and the pin to linux-source-TREE v"
 	@echo "make merge-results DIRS=\"d1 d2\"  one summary over per-arch results/ directories"
 	@echo "make checkpatch      scripts/checkpatch.pl --strict on every patch"
 	@echo "make lint-ci         lint .github/workflows/ and .gitlab-ci.yml"
-	@echo "make configs         the configuration stage of make check alone"
+	@echo "make configs [ARCH=\"host um x86_64 arm\"]  the configuration stage alone"
 	@echo "make selftest        the harness's own tests (no kernel build)"
 	@echo "make tree            materialise the patched tree for editing"
 	@echo "make refresh         export the tree's commits to kernel-patches/TREE/"
@@ -58,14 +63,14 @@ faults:
 	scripts/runs/faults.sh $(if $(filter command line,$(origin ARCH)),$(ARCH)) && \
 		scripts/results/check-results.py --arch-list '' --stage faults
 
-# make check: the gate (x86_64 and arm, and the configurations of the
-# check tier); make check-full: every arch and configuration.  ARCH=x: one
-# arch (a CI matrix job), ARCH=um: the UML configuration alone.
+# make check: the gate; make check-full: every arch and configuration
+# (scripts/runs/check.sh says what each runs on each tree).  ARCH=x: that
+# part alone (a CI matrix job), e.g. ARCH=um: the UML configuration.
 check:
-	TIER=check scripts/runs/check.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
+	CHECK_TREES='$(CHECK_TREES)' TIER=check scripts/runs/check.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
 
 check-full:
-	TIER=full scripts/runs/check.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
+	CHECK_TREES='$(CHECK_TREES)' TIER=full scripts/runs/check.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
 
 baseline:
 	CHECK='$(CHECK)' scripts/trees/make-baseline.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
@@ -83,7 +88,7 @@ lint-ci:
 	scripts/checks/lint-ci.sh
 
 configs:
-	scripts/runs/configs.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
+	TIER=full scripts/runs/configs.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
 
 selftest:
 	scripts/checks/selftest.sh

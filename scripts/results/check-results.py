@@ -266,10 +266,48 @@ STAGES = {
 }
 
 TIERS = {
-    'check': 'make check (the gate: x86_64 and arm, KUNIT_ALL_TESTS on UML '
-             'and x86_64, modules and W=1 on x86_64)',
+    'check': 'make check (the gate: our suites and the end-to-end boot on '
+             'x86_64 for each tree, and on arm for 6.1)',
     'full': 'make check-full (every arch and configuration)',
 }
+
+
+def combine(trees):
+    """One closing line over the runs of several trees, each of which
+    left its counts in RESULTS/TREE/totals (main() below): their sums,
+    and summary.md with each tree's tables.  A tree without counts
+    stopped early: an error."""
+    sums, errors, parts = [0, 0, 0], [], ['# KUnit results\n']
+    for t in trees:
+        d = os.path.join(RESULTS, t)
+        try:
+            with open(os.path.join(d, 'totals')) as f:
+                p, fl, sk, err = (int(x) for x in f.read().split())
+        except (OSError, ValueError):
+            errors.append(f'tree {t}: no result counts in {d}/totals: '
+                          'its run stopped before the plan check')
+            continue
+        sums = [sums[0] + p, sums[1] + fl, sums[2] + sk]
+        if err:
+            errors.append(f'tree {t}: its plan check failed (see above '
+                          f'and {d}/summary.md)')
+        try:
+            with open(os.path.join(d, 'summary.md')) as f:
+                body = f.read().split('\n', 1)[1]
+        except (OSError, IndexError):
+            body = '\n(no summary)\n'
+        parts.append(f'\n## linux-source-{t}\n{body}')
+    with open(os.path.join(RESULTS, 'summary.md'), 'w') as f:
+        f.write(''.join(parts))
+        if errors:
+            f.write('\n## Errors\n\n' + ''.join(f'- {e}\n' for e in errors))
+    print()
+    for e in errors:
+        print(f'error: {e}')
+    print(f'trees: {" ".join(trees)} ({RESULTS}/summary.md has the '
+          'tables of each)')
+    print(f'{sums[0]} passed, {sums[1]} failed, {sums[2]} skipped')
+    return 1 if errors else 0
 
 
 def main():
@@ -291,7 +329,12 @@ def main():
                     'the plan rows of their sections are not expected')
     ap.add_argument('--tier', help='the tier that ran (make check: "check", '
                     'make check-full: "full"), named in summary.md')
+    ap.add_argument('--combine', metavar='TREE', nargs='+',
+                    help='only the closing line over the runs of these '
+                    'trees, from RESULTS/TREE/totals')
     args = ap.parse_args()
+    if args.combine:
+        return combine(args.combine)
     if args.arch_list is not None:
         arches = args.arch_list.split()
         for a in arches:
@@ -313,8 +356,9 @@ def main():
         configs += read_configs(os.path.join(RESULTS, f'{st}.tsv'), errors,
                                 STAGES[st])
 
+    # (A run of configurations only has no suite table.)
     lines = ['| suite | ' + ' | '.join(arches) + ' |',
-             '|---|' + '---|' * len(arches)]
+             '|---|' + '---|' * len(arches)] if arches else []
     notrun = table.pop('(not run)', {})
     for suite in sorted(table):
         cells = []
@@ -346,10 +390,10 @@ def main():
         f.write('# KUnit results\n\n')
         if args.tier:
             f.write(f'Tier: {TIERS.get(args.tier, args.tier)}\n\n')
+        f.write(f'Tree: linux-source-{os.environ.get("TREE", "6.1")}\n\n')
         f.write('\n'.join(lines) + '\n')
         f.write(f'\n{total[0]} passed, {total[1]} failed, {total[2]} '
-                f'skipped ({", ".join(arches)}'
-                f'{", configurations" if configs else ""})\n')
+                f'skipped ({", ".join(arches + (["configurations"] if configs else []))})\n')
         if errors:
             f.write('\n## Errors\n\n' + ''.join(f'- {e}\n' for e in errors))
 
@@ -361,6 +405,9 @@ def main():
     # A planned case that never ran counts as failed.
     failed = total[1] + sum(missing.values())
     print(f'{total[0]} passed, {failed} failed, {total[2]} skipped')
+    # The counts alone, for a run over both trees (scripts/runs/check.sh)
+    with open(os.path.join(RESULTS, 'totals'), 'w') as f:
+        f.write(f'{total[0]} {failed} {total[2]} {1 if errors else 0}\n')
     return 1 if errors else 0
 
 

@@ -1,37 +1,82 @@
 #!/usr/bin/env bash
-# make check / make check-full [ARCH...]: checkpatch and lint-ci, then our
-# KUnit suites on the arches given (x86_64, arm, arm-lpae: 32-bit ARM with
-# LPAE, arm64), each but arm-lpae followed by its end-to-end boot
-# (scripts/runs/e2e.sh); alongside them, the harness self-test and the
-# configuration stage of the tier (scripts/runs/configs.sh); with TIER=full,
-# the RFCs of kernel-patches/6.1/rfc/ on x86_64 (scripts/runs/rfc.sh), and the
-# stages "kcsan" (scripts/runs/kcsan.sh) and "faults" (scripts/runs/faults.sh on
-# x86_64 and arm64; "faults-ARCH" on one arch); then the results against
-# kunit/plan.  TIER=check (make check, the gate; default arches x86_64 arm
-# um) or TIER=full (make check-full; default every arch, um, kcsan and
-# faults; a CI job runs each alone, e.g. ARCH=kcsan, ARCH=faults-arm64).
-# The last line is "N passed, N failed, N skipped" over every KUnit run;
-# the exit status is non-zero on any failure.
+# make check / make check-full [ARCH...]: for each tree of CHECK_TREES (the
+# Makefile's: both, or the TREE given), checkpatch, then our KUnit suites
+# on the arches given (x86_64, arm, arm-lpae: 32-bit ARM with LPAE, arm64),
+# each but arm-lpae followed by its end-to-end boot (scripts/runs/e2e.sh);
+# alongside them, the harness self-test and CI lint (once) and the
+# configuration stage of the tier (scripts/runs/configs.sh: "host" is
+# tools/testing/scatterlist, um kunit.py's default run on UML); with
+# TIER=full on 6.1, the RFCs of kernel-patches/6.1/rfc/ on x86_64
+# (scripts/runs/rfc.sh), and the stages "kcsan" (scripts/runs/kcsan.sh)
+# and "faults" (scripts/runs/faults.sh on x86_64 and arm64; "faults-ARCH"
+# on one arch); then the results against kunit/plan (with
+# kunit/plan-TREE).
+#   TIER=check (make check, the gate): 6.1 on x86_64 and arm, 6.12 on
+#     x86_64, and tools/testing/scatterlist on each
+#   TIER=full (make check-full): every arch, um and every configuration
+#     on each tree, and on 6.1 the RFCs, kcsan and faults; a CI job runs
+#     one of them alone, e.g. ARCH=kcsan, ARCH=faults-arm64, ARCH=configs-x86_64
+# With one tree its results go to RESULTS, with more to RESULTS/TREE/.
+# The last line is "N passed, N failed, N skipped" over every KUnit run
+# of every tree; the exit status is non-zero on any failure.
 . "$(dirname "$0")/../common.sh"
 
+# More than one tree: each in turn, in a run of its own (its own cache,
+# series, plan and results), then one closing line over them all.
+read -r -a trees <<<"${CHECK_TREES:-$TREE}"
+if [ ${#trees[@]} -gt 1 ]; then
+	for t in "${trees[@]}"; do
+		case " $KNOWN_TREES " in *" $t "*) ;; *) die "unknown tree '$t' in CHECK_TREES; the trees are: $KNOWN_TREES" ;; esac
+	done
+	mkdir -p "$RESULTS"
+	rm -f "$RESULTS/summary.md" "$RESULTS/totals"
+	rc=0 common=1
+	for t in "${trees[@]}"; do
+		note "=== tree $t (linux-source-$t), results in $RESULTS/$t ==="
+		rm -f "$RESULTS/$t/totals"
+		CHECK_TREES=$t CHECK_MULTI=1 TREE=$t RESULTS=$RESULTS/$t CHECK_COMMON=$common \
+			"$0" "$@" || rc=$?
+		[ $rc -ne 130 ] || exit 130
+		common=0
+	done
+	"$TOP/scripts/results/check-results.py" --combine "${trees[@]}" || rc=1
+	[ $rc -eq 0 ] || exit 1
+	exit 0
+fi
+
 export TIER=${TIER:-check}
-# The tiers are 6.1's until the 6.12 port covers them (README, "Two
-# trees"): there is no 6.12 baseline of kunit.py's default run yet, and
-# no 6.12 RFC, fault-stage or KCSAN set-up.
-[ "$TREE" = 6.1 ] || die "make check and make check-full cover TREE=6.1 only, for now; on $TREE: make kunit TREE=$TREE [ARCH=...]"
+# The RFCs, the KCSAN and the fault stage have their set-up for 6.1 only
+# (kernel-patches/6.1/rfc/, faults/, the KCSAN kernel's judge rows).
+only61="rfc kcsan faults"
 case "$TIER" in
-check) [ $# -gt 0 ] || set -- x86_64 arm um ;;
-full) [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES um kcsan faults ;;
+check)
+	[ $# -gt 0 ] || case "$TREE" in
+		6.1) set -- x86_64 arm host ;;
+		*) set -- x86_64 host ;;
+	esac ;;
+full)
+	[ $# -gt 0 ] || set -- $SUPPORTED_ARCHES host um configs-x86_64 configs-arm \
+		$([ "$TREE" != 6.1 ] || echo "$only61") ;;
 *) die "unknown TIER '$TIER' (check or full)" ;;
 esac
 [ -z "${TOPICS:-}" ] || note "topic series: $(topic_list | tr '\n' ' ')(TOPICS)"
-note "tier: $TIER ($([ "$TIER" = check ] && echo "make check, the gate" || echo "make check-full, the whole matrix")), arches: $*"
-kunit_arches=() config_arches=() runs=() stages=() faults_arches=() faults_all=0
+note "tree: $TREE; tier: $TIER ($([ "$TIER" = check ] && echo "make check, the gate" || echo "make check-full, the whole matrix")); runs: $*"
+kunit_arches=() config_arches=() runs=() stages=() faults_arches=() faults_all=0 rfc=0
 for arch in "$@"; do
-	case "$TIER:$arch" in
-	full:kcsan) stages+=("$arch"); continue ;;
+	case "$arch" in
+	rfc | kcsan | faults | faults-*)
+		[ "$TIER" = full ] || die "$arch is a stage of make check-full, not of make check"
+		if [ "$TREE" != 6.1 ]; then
+			# Asked of both trees: run where it exists
+			[ "${CHECK_MULTI:-0}" = 0 ] || { note "$arch: a stage of 6.1 only, not run on $TREE"; continue; }
+			die "$arch is a stage of TREE=6.1 only: its set-up exists for 6.1 alone (see README, \"Two trees\")"
+		fi ;;
+	esac
+	case "$arch" in
+	rfc) rfc=1; continue ;;
+	kcsan) stages+=("$arch"); continue ;;
 	# faults: its default arches; faults-ARCH: those named
-	full:faults | full:faults-*)
+	faults | faults-*)
 		if [ "$arch" = faults ]; then
 			faults_all=1
 		else
@@ -40,14 +85,16 @@ for arch in "$@"; do
 		fi
 		[[ " ${stages[*]} " == *" faults "* ]] || stages+=(faults)
 		continue ;;
-	check:kcsan | check:faults | check:faults-*) die "$arch is a stage of make check-full, not of make check" ;;
+	# The configuration stage (scripts/runs/configs.sh): host
+	# (tools/testing/scatterlist), um (kunit.py's default run on UML),
+	# configs-ARCH (x86_64 and arm: that run and the builds of the tier)
+	host | um) config_arches+=("$arch"); continue ;;
+	configs-x86_64 | configs-arm) config_arches+=("${arch#configs-}"); continue ;;
+	configs-*) die "no configuration stage for ${arch#configs-} (configs-x86_64, configs-arm, um)" ;;
 	esac
-	[ "$arch" = um ] || check_arch "$arch"
-	case "$arch" in x86_64 | arm | arm-lpae | arm64) kunit_arches+=("$arch") runs+=("$arch") ;; esac
+	check_arch "$arch"
+	kunit_arches+=("$arch") runs+=("$arch")
 	case "$arch" in x86_64 | arm | arm64) runs+=("$arch-e2e") ;; esac
-	# Configurations: make check on UML and x86_64, make check-full also
-	# on arm (scripts/runs/configs.sh says which of them each tier builds).
-	case "$TIER:$arch" in *:um | *:x86_64 | full:arm) config_arches+=("$arch") ;; esac
 done
 set -- "${kunit_arches[@]}"
 mkdir -p "$RESULTS"
@@ -60,7 +107,10 @@ for arch in "${runs[@]}"; do
 done
 rm -rf "$RESULTS/configs" "$RESULTS/configs.tsv" "$RESULTS/rfc" "$RESULTS/rfc.tsv" "$RESULTS/summary.md"
 for s in "${stages[@]}"; do rm -rf "$RESULTS/$s" "$RESULTS/$s.tsv"; done
-"$TOP/scripts/trees/deps.sh" "$@" "${config_arches[@]}"
+deps=(um)	# the packages every run needs
+for a in "${config_arches[@]}"; do [ "$a" = host ] || deps+=("$a"); done
+[ $rfc = 0 ] || deps+=(rfc)
+"$TOP/scripts/trees/deps.sh" "$@" "${deps[@]}"
 
 stage() {	# stage NAME COMMAND...: run and time one stage
 	local t0=$SECONDS name=$1 rc=0
@@ -119,8 +169,12 @@ rc=0
 # CI files, and the configuration stage shares nothing with the arch loop
 # but the patched tree (apply.sh's lock) and ccache.  (Two arch loops side
 # by side were slower: four vCPU threads on two cores.)
-alongside selftest "$TOP/scripts/checks/selftest.sh"
-alongside lint-ci "$TOP/scripts/checks/lint-ci.sh"
+# (Over two trees, the first tree's run runs them: CHECK_COMMON=0.)
+common=${CHECK_COMMON:-1}
+if [ "$common" = 1 ]; then
+	alongside selftest "$TOP/scripts/checks/selftest.sh"
+	alongside lint-ci "$TOP/scripts/checks/lint-ci.sh"
+fi
 [ ${#config_arches[@]} -eq 0 ] ||
 	alongside configs nice "$TOP/scripts/runs/configs.sh" "${config_arches[@]}"
 stage checkpatch "$TOP/scripts/checks/checkpatch.sh" || rc=1
@@ -133,14 +187,16 @@ for arch in "$@"; do
 		stage "e2e-$arch" env E2E_BUILD=0 "$TOP/scripts/runs/e2e.sh" "$arch" || rc=1 ;;
 	esac
 done
-collect selftest || rc=1
-collect lint-ci || rc=1
+if [ "$common" = 1 ]; then
+	collect selftest || rc=1
+	collect lint-ci || rc=1
+fi
 [ ${#config_arches[@]} -eq 0 ] || collect configs || rc=1
-# make check-full, where it runs x86_64: the RFCs of kernel-patches/6.1/rfc/
+# make check-full on 6.1 (rfc): the RFCs of kernel-patches/6.1/rfc/
 # on top of the series (scripts/runs/rfc.sh), after the stages that share the
 # tree, as it changes the variants' worktree.
 args=(--arch-list "${runs[*]}" --tier "$TIER" --absent-options "$(absent_symbols)")
-if [ "$TIER" = full ] && [[ " $* " == *" x86_64 "* ]] && [ -z "${TOPICS:-}" ]; then
+if [ $rfc = 1 ] && [ -z "${TOPICS:-}" ]; then
 	stage rfc "$TOP/scripts/runs/rfc.sh" x86_64 || rc=1
 	args+=(--rfc)
 fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make check's configuration stage: the series in the configurations people
-# build, not only in ours.  For each ARCH given (um, x86_64, arm):
+# The configuration stage of make check-full: the series in the
+# configurations people build, not only in ours.  For each ARCH given
+# (um, x86_64, arm):
 #   alltests  kunit.py's own default run (KUNIT_ALL_TESTS, no fragment of
 #             ours) on baseline + series, compared case by case with the
 #             expected results of the same run on the untouched baseline,
@@ -16,22 +17,23 @@
 #   warnings  (not um) W=1 and sparse (C=2) on each .c file the series
 #             touches that the modules configuration compiles, compared
 #             with the same file and .config on the baseline
-# and once: tools/testing/scatterlist builds and ./main passes.
-# TIER=check (make check, the default) builds alltests on um and x86_64
-# and modules and warnings on x86_64 only; TIER=full (make check-full)
-# everything above on every ARCH given.
+# and, given "host": tools/testing/scatterlist builds and ./main passes.
+# TIER=check (make check, the default): host alone (the gate leaves the
+# kernel configurations to make check-full; given um or x86_64 it builds
+# alltests there, and modules and warnings on x86_64); TIER=full (make
+# check-full): everything above on every ARCH given.
 #
 # Writes results/configs/* and results/configs.tsv (one line per
 # configuration and arch), which check-results.py reads.
 #
-# usage: [TIER=check|full] scripts/runs/configs.sh [ARCH...]
-#        (default: um x86_64, and arm with TIER=full)
+# usage: [TIER=check|full] scripts/runs/configs.sh [host] [ARCH...]
+#        (default: host, and um x86_64 arm with TIER=full)
 . "$(dirname "$0")/../common.sh"
 
 TIER=${TIER:-check}
 case "$TIER" in
-check) [ $# -gt 0 ] || set -- um x86_64 ;;
-full) [ $# -gt 0 ] || set -- um x86_64 arm ;;
+check) [ $# -gt 0 ] || set -- host ;;
+full) [ $# -gt 0 ] || set -- host um x86_64 arm ;;
 *) die "unknown TIER '$TIER' (check or full)" ;;
 esac
 out=$RESULTS/configs
@@ -49,7 +51,8 @@ export KUNITCONFIG
 ver=$(source_version)
 BASELINE_RESULTS=$CACHE/baseline/$ver
 mkdir -p "$BASELINE_RESULTS" "$CACHE/build"
-base_worktree
+# The untouched tree, for the kernel configurations (not for host alone)
+[ "$*" = host ] || base_worktree
 record() {	# record CONFIG ARCH BUILT BOOTED PASSED WARNINGS CASES NOTE
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$tsv"
 }
@@ -238,9 +241,9 @@ scatterlist() {
 }
 
 rc=0
-scatterlist
 for arch in "$@"; do
 	case "$TIER:$arch" in
+	*:host) scatterlist; continue ;;
 	check:arm*) note "$arch: no configuration of the check tier (make check-full builds them)"; continue ;;
 	esac
 	alltests "$arch"

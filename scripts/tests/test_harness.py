@@ -716,6 +716,43 @@ class Harness(unittest.TestCase):
         with open(os.path.join(self.results, 'faults.tsv')) as f:
             self.assertNotEqual(f.read().splitlines()[-1], '# complete')
 
+    def test_two_trees_end_in_one_line_and_any_failure_fails(self):
+        # make check over both trees: each tree's run in RESULTS/TREE, one
+        # closing line with their sums; a tree whose plan check failed,
+        # or that left no counts, fails the whole.
+        lines = []
+        for tree in ('6.1', '6.12'):
+            self.results_of('pass.log')
+            r = self.run_script('check-results.py', '--arch', 'x86_64',
+                                env=dict(self.env, TREE=tree))
+            self.assertEqual(r.returncode, 0, r.stdout)
+            lines.append([int(x) for x in re.fullmatch(
+                r'(\d+) passed, (\d+) failed, (\d+) skipped',
+                r.stdout.splitlines()[-1]).groups()])
+            os.rename(self.results, self.results + '-' + tree)
+        p, f, sk = (a + b for a, b in zip(*lines))
+        os.makedirs(self.results)
+        for tree in ('6.1', '6.12'):
+            os.rename(self.results + '-' + tree,
+                      os.path.join(self.results, tree))
+        r = self.run_script('check-results.py', '--combine', '6.1', '6.12')
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertEqual(r.stdout.splitlines()[-1],
+                         f'{p} passed, {f} failed, {sk} skipped')
+        with open(os.path.join(self.results, 'summary.md')) as f:
+            summary = f.read()
+        self.assertIn('## linux-source-6.12', summary)
+        with open(os.path.join(self.results, '6.12', 'totals'), 'w') as f:
+            f.write(f'{lines[1][0]} 1 {lines[1][2]} 1\n')
+        r = self.run_script('check-results.py', '--combine', '6.1', '6.12')
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout.splitlines()[-1],
+                         f'{p} passed, {lines[0][1] + 1} failed, {sk} skipped')
+        os.remove(os.path.join(self.results, '6.12', 'totals'))
+        r = self.run_script('check-results.py', '--combine', '6.1', '6.12')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('error: tree 6.12: no result counts', r.stdout)
+
     def test_skip_with_the_wrong_reason_fails(self):
         self.results_of('wrong-skip.log')
         r = self.check()

@@ -15,19 +15,22 @@ pkgs="build-essential flex bison bc libelf-dev libssl-dev
 [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES
 for arch in "$@"; do
 	case "$arch" in
-	um | lint | bench | kcsan | faults) ;;
-	faults-*) check_arch "${arch#faults-}" ;;
+	um | host | rfc | lint | bench | kcsan | faults) ;;
+	faults-* | configs-*) check_arch "${arch#*-}" ;;
 	*) check_arch "$arch" ;;
 	esac
 	case "$arch" in
 	# faults-ARCH: the fault stage on that arch alone (a CI job)
-	x86_64 | faults-x86_64) pkgs="$pkgs qemu-system-x86" ;;
-	arm | arm-lpae | faults-arm | faults-arm-lpae) pkgs="$pkgs qemu-system-arm device-tree-compiler gcc-arm-linux-gnueabihf libc6-dev-armhf-cross" ;;
+	x86_64 | faults-x86_64 | configs-x86_64) pkgs="$pkgs qemu-system-x86" ;;
+	arm | arm-lpae | faults-arm | faults-arm-lpae | configs-arm) pkgs="$pkgs qemu-system-arm device-tree-compiler gcc-arm-linux-gnueabihf libc6-dev-armhf-cross" ;;
 	arm64 | faults-arm64) pkgs="$pkgs qemu-system-arm device-tree-compiler gcc-aarch64-linux-gnu libc6-dev-arm64-cross" ;;
-	um) ;;
+	# host: tools/testing/scatterlist; configs-ARCH: make check-full's
+	# configuration stage on ARCH; rfc: its RFC stage (x86_64, arm64)
+	um | host) ;;
 	# the stages of make check-full: KCSAN on x86_64, faults on x86_64
 	# and arm64
 	kcsan) pkgs="$pkgs qemu-system-x86" ;;
+	rfc) pkgs="$pkgs qemu-system-x86 qemu-system-arm device-tree-compiler gcc-aarch64-linux-gnu libc6-dev-arm64-cross" ;;
 	faults) pkgs="$pkgs qemu-system-x86 qemu-system-arm device-tree-compiler gcc-aarch64-linux-gnu libc6-dev-arm64-cross" ;;
 	bench) pkgs="$pkgs gnuplot-nox" ;;
 	# make lint-ci: Node.js and npm, from Debian unless already there
