@@ -88,7 +88,7 @@ lint-ci:
 	scripts/checks/lint-ci.sh
 
 configs:
-	TIER=full scripts/runs/configs.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
+	TIER='$(or $(TIER),full)' scripts/runs/configs.sh $(if $(filter command line,$(origin ARCH)),$(ARCH))
 
 selftest:
 	scripts/checks/selftest.sh

@@ -30,6 +30,9 @@ die() {
 # says which tree it is the cache of, DMATOPICS_CACHE_ROOT the $CACHE it
 # was made from), unless they are run for another tree.
 KNOWN_TREES="6.1 6.12"
+tree_cache() {	# tree_cache ROOT TREE: the cache of TREE made from ROOT
+	if [ "$2" = 6.1 ]; then echo "$1"; else echo "$1-$2"; fi
+}
 TREE=${TREE:-6.1}
 case " $KNOWN_TREES " in
 *" $TREE "*) ;;
@@ -39,9 +42,10 @@ if [ "${DMATOPICS_TREE:-}" != "$TREE" ]; then
 	if [ -n "${DMATOPICS_TREE:-}" ]; then
 		CACHE=${DMATOPICS_CACHE_ROOT:-}
 	fi
+	unset LOCK_FD	# an inherited lock is of another cache
 	CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dmatopics}
 	DMATOPICS_CACHE_ROOT=$CACHE
-	[ "$TREE" = 6.1 ] || CACHE=$CACHE-$TREE
+	CACHE=$(tree_cache "$CACHE" "$TREE")
 fi
 DMATOPICS_TREE=$TREE
 export TREE CACHE DMATOPICS_TREE DMATOPICS_CACHE_ROOT

@@ -289,8 +289,8 @@ def combine(trees):
             continue
         sums = [sums[0] + p, sums[1] + fl, sums[2] + sk]
         if err:
-            errors.append(f'tree {t}: its plan check failed (see above '
-                          f'and {d}/summary.md)')
+            errors.append(f'tree {t}: its run failed (see above, '
+                          f'{d}/summary.md and {d}/stages.tsv)')
         try:
             with open(os.path.join(d, 'summary.md')) as f:
                 body = f.read().split('\n', 1)[1]
@@ -405,7 +405,8 @@ def main():
     # A planned case that never ran counts as failed.
     failed = total[1] + sum(missing.values())
     print(f'{total[0]} passed, {failed} failed, {total[2]} skipped')
-    # The counts alone, for a run over both trees (scripts/runs/check.sh)
+    # The counts alone, for a run over both trees (scripts/runs/check.sh,
+    # which sets the last field when one of its stages failed)
     with open(os.path.join(RESULTS, 'totals'), 'w') as f:
         f.write(f'{total[0]} {failed} {total[2]} {1 if errors else 0}\n')
     return 1 if errors else 0

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Measure the edit-build-run loop (a benchmark, not a test: nothing is
 # asserted).  Wall time of:
-#   make check     nothing changed, and one patch changed (a comment line
-#                  in the last patch that adds a file, edited in a scratch
-#                  copy of kernel-patches/; the repository is not touched);
+#   make check     both trees (CHECK_TREES, as .ci/run), nothing changed,
+#                  and one patch changed (a comment line in the last patch
+#                  of TREE's series that adds a file, edited in a scratch
+#                  copy of kernel-patches/TREE; the repository is not
+#                  touched; that run checks TREE alone);
 #                  with BENCH_COLD=1 also cold: an empty cache of its own
 #                  (packages installed), which takes about an hour here;
 #                  BENCH_COLD=only measures that row alone.  The cold
@@ -49,9 +51,13 @@ check_row() {	# check_row LABEL [env...] [-- ARCH...]: one make check, its stage
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
 	[ $# -eq 0 ] || { shift; args=("$@"); }
 	note "make check: $label"
-	s=$(secs "$scratch/check-$label.log" env "${envs[@]}" RESULTS="$scratch/r-$label" \
-		"$TOP/scripts/runs/check.sh" "${args[@]}")
-	cp "$scratch/r-$label/stages.tsv" "$RESULTS/bench-loop-stages-$label.tsv" 2>/dev/null || true
+	s=$(secs "$scratch/check-$label.log" env CHECK_TREES="$KNOWN_TREES" "${envs[@]}" \
+		RESULTS="$scratch/r-$label" "$TOP/scripts/runs/check.sh" "${args[@]}")
+	local t
+	for t in $KNOWN_TREES; do
+		cp "$scratch/r-$label/$t/stages.tsv" "$RESULTS/bench-loop-stages-$label-$t.tsv" 2>/dev/null ||
+			cp "$scratch/r-$label/stages.tsv" "$RESULTS/bench-loop-stages-$label.tsv" 2>/dev/null || true
+	done
 	echo "| make check, $label | ${s}s | $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$scratch/check-$label.log" | tail -n 1) |" >>"$out"
 }
 
@@ -59,34 +65,42 @@ check_row() {	# check_row LABEL [env...] [-- ARCH...]: one make check, its stage
 	echo "| run | wall time | closing line |"
 	echo "|---|---|---|"
 } >"$out"
-cold_cache() {	# cold_cache NAME: an empty cache directory
-	local c=${BENCH_COLD_CACHE:-$scratch/cache-$1} t
+cold_cache() {	# cold_cache NAME: an empty cache directory (and its trees' siblings)
+	local c=${BENCH_COLD_CACHE:-$scratch/cache-$1} t d
 	# Never throw away work of "make tree" that "make refresh" has not
 	# exported, nor a cache another run is using.
-	t=$c/tree
-	if git -C "$t" rev-parse --git-dir >/dev/null 2>&1; then
-		[ -z "$(git -C "$t" status --porcelain --ignored)" ] &&
-			[ "$(git -C "$t" rev-parse HEAD)" = "$(git -C "$t" rev-parse -q --verify refs/dmatopics/exported)" ] ||
-			die "$t holds work that make refresh has not exported: export it (or remove the tree) before measuring a cold run in $c"
-	fi
-	if [ -f "$c/lock" ]; then
-		exec {cfd}>>"$c/lock"
-		flock -n -x "$cfd" || die "another run uses $c: not emptying it"
-	fi
-	rm -rf "$c"
+	for d in $(tree_caches "$c"); do
+		t=$d/tree
+		if git -C "$t" rev-parse --git-dir >/dev/null 2>&1; then
+			[ -z "$(git -C "$t" status --porcelain --ignored)" ] &&
+				[ "$(git -C "$t" rev-parse HEAD)" = "$(git -C "$t" rev-parse -q --verify refs/dmatopics/exported)" ] ||
+				die "$t holds work that make refresh has not exported: export it (or remove the tree) before measuring a cold run in $c"
+		fi
+		if [ -f "$d/lock" ]; then
+			exec {cfd}>>"$d/lock"
+			flock -n -x "$cfd" || die "another run uses $d: not emptying it"
+		fi
+	done
+	# shellcheck disable=SC2046
+	rm -rf $(tree_caches "$c")
 	echo "$c"
+}
+tree_caches() {	# tree_caches ROOT: the cache of each tree made from ROOT
+	local t
+	for t in $KNOWN_TREES; do tree_cache "$1" "$t"; done
 }
 if [ -n "${BENCH_FULL:-}" ]; then
 	if [ "$BENCH_FULL" = all ]; then
 		c=$(cold_cache full) || exit 1
-		check_row "check-full, cold" TIER=full CACHE="$c"
+		check_row "check-full, cold" TIER=full DMATOPICS_TREE= CACHE="$c"
 	else
 		for a in $BENCH_FULL; do
 			c=$(cold_cache "full-$a") || exit 1
-			check_row "check-full ARCH=$a, cold" TIER=full CACHE="$c" -- "$a"
+			check_row "check-full ARCH=$a, cold" TIER=full DMATOPICS_TREE= CACHE="$c" -- "$a"
 			# A scratch cache holds a few kernels' builds: one at
 			# a time.
-			[ -n "${BENCH_COLD_CACHE:-}" ] || rm -rf "$c"
+			# shellcheck disable=SC2046
+			[ -n "${BENCH_COLD_CACHE:-}" ] || rm -rf $(tree_caches "$c")
 		done
 	fi
 	cat "$out"
@@ -95,11 +109,11 @@ fi
 case ${BENCH_COLD:-0} in
 1 | only)
 	c=$(cold_cache check) || exit 1
-	check_row cold CACHE="$c"
+	check_row cold DMATOPICS_TREE= CACHE="$c"
 	[ "$BENCH_COLD" = 1 ] || { cat "$out"; exit 0; } ;;
 esac
 check_row unchanged
-check_row one-patch PATCHES="$scratch/patches"
+check_row one-patch CHECK_TREES="$TREE" PATCHES="$scratch/patches"
 check_row restored	# the build directories back at the real series
 
 if [ "${BENCH_ARCHES:-1}" = 1 ]; then

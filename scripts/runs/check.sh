@@ -28,15 +28,36 @@ if [ ${#trees[@]} -gt 1 ]; then
 	for t in "${trees[@]}"; do
 		case " $KNOWN_TREES " in *" $t "*) ;; *) die "unknown tree '$t' in CHECK_TREES; the trees are: $KNOWN_TREES" ;; esac
 	done
+	# A series given as PATCHES is one tree's
+	[ -z "$(printenv PATCHES)" ] || die "PATCHES names one tree's series: give TREE= with it"
 	mkdir -p "$RESULTS"
 	rm -f "$RESULTS/summary.md" "$RESULTS/totals"
-	rc=0 common=1
+	rc=0 common=1 child=
+	# Each tree's run in a process group of its own, which an interrupt
+	# or a SIGTERM to this script alone (make's, CI's) stops whole: that
+	# run's traps then stop its stages.  Its input is /dev/null, as that
+	# of a background group must be (see alongside() below).
+	stop_tree() {
+		[ -n "$child" ] || return 0
+		kill -TERM -- -"$child" 2>/dev/null || true
+		wait "$child" 2>/dev/null || true
+		child=
+	}
+	trap 'trap "" INT TERM; stop_tree; echo "interrupted: make check stopped" >&2; exit 130' INT TERM
+	trap stop_tree EXIT
 	for t in "${trees[@]}"; do
 		note "=== tree $t (linux-source-$t), results in $RESULTS/$t ==="
 		rm -f "$RESULTS/$t/totals"
+		set -m
 		CHECK_TREES=$t CHECK_MULTI=1 TREE=$t RESULTS=$RESULTS/$t CHECK_COMMON=$common \
-			"$0" "$@" || rc=$?
-		[ $rc -ne 130 ] || exit 130
+			"$0" "$@" </dev/null &
+		child=$!
+		set +m
+		r=0
+		wait "$child" || r=$?
+		child=
+		[ $r -ne 130 ] || exit 130
+		[ $r -eq 0 ] || rc=1
 		common=0
 	done
 	"$TOP/scripts/results/check-results.py" --combine "${trees[@]}" || rc=1
@@ -89,7 +110,9 @@ for arch in "$@"; do
 	# (tools/testing/scatterlist), um (kunit.py's default run on UML),
 	# configs-ARCH (x86_64 and arm: that run and the builds of the tier)
 	host | um) config_arches+=("$arch"); continue ;;
-	configs-x86_64 | configs-arm) config_arches+=("${arch#configs-}"); continue ;;
+	configs-x86_64 | configs-arm)
+		[ "$TIER:$arch" != check:configs-arm ] || die "configs-arm is a part of make check-full, not of make check"
+		config_arches+=("${arch#configs-}"); continue ;;
 	configs-*) die "no configuration stage for ${arch#configs-} (configs-x86_64, configs-arm, um)" ;;
 	esac
 	check_arch "$arch"
@@ -214,4 +237,7 @@ done
 [ $rc -eq 0 ] || echo "error: a stage failed (see above and $RESULTS/stages.tsv)"
 "$TOP/scripts/results/check-results.py" "${args[@]}" \
 	$([ ${#config_arches[@]} -eq 0 ] || echo --configs) || rc=1
+# A stage that failed fails this tree in a run over both (its counts'
+# last field)
+[ $rc -eq 0 ] || [ ! -f "$RESULTS/totals" ] || sed -i 's/ [01]$/ 1/' "$RESULTS/totals"
 exit $rc

@@ -4,7 +4,7 @@
 # written to kunit/baseline/VERSION/ARCH.tsv for the installed
 # linux-source-TREE VERSION (scripts/results/kunit_baseline.py: case -> status,
 # with the command, the date and the version in the file).  The
-# configuration stage of make check compares the series' run with them,
+# configuration stage of make check-full compares the series' run with them,
 # and recomputes a baseline (saying so) where there is no valid file of
 # the installed version.  CHECK=1 recomputes and shows the differences
 # from the files instead of writing them; it exits 1 if there are any.

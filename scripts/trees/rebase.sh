@@ -7,7 +7,10 @@
 #      is changed;
 #   2. the patches are exported again (make refresh) from the result;
 #   3. the baseline files kunit/baseline/V/ are made (make baseline);
-#   4. make check runs on V.
+#   4. make check runs on V, with the configurations it ran before they
+#      moved to make check-full: our suites and e2e boots on x86_64 and
+#      arm, kunit.py's default run on UML and x86_64 against the baseline
+#      files of step 3, modules and W=1 + sparse on x86_64.
 # Only when all of that is green is its linux-source.pin set to V and the
 # cache for V put in place of the old one (kept as $CACHE.VERSION: remove
 # it yourself).  Otherwise kernel-patches/TREE/ and its linux-source.pin are as
@@ -100,7 +103,8 @@ note "the $n patch(es) apply to $PACKAGE $new"
 "${ngit[@]}" update-ref refs/dmatopics/exported "$("${tgit[@]}" rev-parse HEAD)"
 CACHE=$NEWCACHE "$TOP/scripts/trees/refresh.sh" || fail "exporting the rebased series failed"
 CACHE=$NEWCACHE "$TOP/scripts/trees/make-baseline.sh" || fail "the baseline runs on $new failed"
-CACHE=$NEWCACHE TIER=check "$TOP/scripts/runs/check.sh" || fail "make check failed on $PACKAGE $new"
+CACHE=$NEWCACHE TIER=check "$TOP/scripts/runs/check.sh" x86_64 arm host um configs-x86_64 ||
+	fail "make check failed on $PACKAGE $new"
 
 sed -i "s/^$old\$/$new/" "$PIN"
 [ "$(LINUX_SOURCE_VERSION= pinned_version)" = "$new" ] || fail "$PNAME/linux-source.pin could not be updated"
