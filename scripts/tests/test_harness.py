@@ -101,7 +101,8 @@ class Harness(unittest.TestCase):
             self.env.pop('LINUX_SOURCE_VERSION', None)
         for k in ('LOCK_FD', 'TOPICS', 'KUNITCONFIG', 'TIER', 'FILTER',
                   'KUNIT_BUILD_DIR', 'TREE', 'DMATOPICS_TREE',
-                  'DMATOPICS_CACHE_ROOT', 'CCACHE_DIR'):
+                  'DMATOPICS_CACHE_ROOT', 'CCACHE_DIR', 'CHECK_TREES',
+                  'CHECK_MULTI', 'CHECK_COMMON'):
             self.env.pop(k, None)
 
     def series(self, *names, topics=None, patches=None):
