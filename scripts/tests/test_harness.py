@@ -754,6 +754,26 @@ class Harness(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn('error: tree 6.12: no result counts', r.stdout)
 
+    def test_a_part_a_tier_or_tree_does_not_have_is_refused(self):
+        # Refused before anything is installed or applied
+        cases = [
+            ({'TIER': 'check'}, ['configs-arm'],
+             'configs-arm is a part of make check-full, not of make check'),
+            ({'TIER': 'check'}, ['kcsan'],
+             'kcsan is a stage of make check-full, not of make check'),
+            ({'TIER': 'full', 'TREE': '6.12', 'CHECK_TREES': '6.12'},
+             ['faults-arm64'], 'faults-arm64 is a stage of TREE=6.1 only'),
+            # PATCHES (set by the self-test) is one tree's series
+            ({'TIER': 'check', 'CHECK_TREES': '6.1 6.12'}, ['host'],
+             "PATCHES names one tree's series: give TREE= with it"),
+        ]
+        for env, args, msg in cases:
+            r = self.run_script('check.sh', *args, env=dict(self.env, **env))
+            self.assertNotEqual(r.returncode, 0, msg)
+            self.assertIn(f'error: {msg}', r.stderr)
+            self.assertFalse(os.path.exists(os.path.join(self.results,
+                                                         'stages.tsv')))
+
     def test_skip_with_the_wrong_reason_fails(self):
         self.results_of('wrong-skip.log')
         r = self.check()
