@@ -169,7 +169,9 @@ warnings() {	# warnings ARCH
 	local linked
 	linked=$(cd "$mod" && {
 		for a in vmlinux.a built-in.a; do [ ! -f "$a" ] || ar t "$a"; done
-		[ ! -f modules.order ] || sed 's/\.ko$/.mod/' modules.order | xargs -r cat
+		# (modules.order names each module's .ko up to 6.1, its .o
+		# since 6.2; its .mod lists the objects it links)
+		[ ! -f modules.order ] || sed -E 's/\.(ko|o)$/.mod/' modules.order | xargs -r cat
 	} | sort -u)
 	while read -r f; do
 		local o=${f%.c}.o
