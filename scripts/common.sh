@@ -287,6 +287,62 @@ rfc_field() {
 	grep -v -E '^(#|[[:space:]]*$)' "$PATCHES/rfc/$1/$2" 2>/dev/null | tr '\n' ' ' | sed 's/ $//' || true
 }
 
+# The arches RFC NAME's suite runs on: its "arches" file, else x86_64.
+# usage: rfc_arches NAME
+rfc_arches() {
+	local a
+	a=$(rfc_field "$1" arches)
+	echo "${a:-x86_64}"
+}
+
+# The runs that parts of make check-full name, one "NAME ARCH" per line,
+# in the order of rfc_list and each RFC's arches: "rfc" every RFC on each
+# of its arches, "rfc-NAME" that RFC on each of its arches, "rfc-NAME-ARCH"
+# that RFC on one of them (a CI job each).  Dies naming a part that names
+# no run.  usage: rfc_runs PART...
+rfc_runs() {
+	local part spec name a found
+	local -A asked=()
+	for part in "$@"; do
+		case "$part" in
+		rfc) spec= ;;
+		rfc-?*) spec=${part#rfc-} ;;
+		*) die "not a part of the RFC stage: '$part' (rfc, rfc-NAME, rfc-NAME-ARCH)" ;;
+		esac
+		found=0
+		for name in $(rfc_list); do
+			for a in $(rfc_arches "$name"); do
+				case "$spec" in
+				"" | "$name" | "$name-$a") asked["$name $a"]=1 found=1 ;;
+				esac
+			done
+		done
+		[ $found = 1 ] || [ -z "$spec" ] || [ -n "$(rfc_list)" ] ||
+			die "no RFC run '$part': $PNAME has no RFC (no $PNAME/rfc/NAME/)"
+		[ $found = 1 ] || [ -z "$spec" ] ||
+			die "no RFC run '$part': the RFCs are: $(rfc_list | tr '\n' ' ')(rfc-NAME, or rfc-NAME-ARCH for one of its arches)"
+	done
+	# Each run once, in the order above
+	for name in $(rfc_list); do
+		for a in $(rfc_arches "$name"); do
+			[ -z "${asked["$name $a"]:-}" ] || echo "$name $a"
+		done
+	done
+	return 0
+}
+
+# Die unless PART, "kcsan-rfc-NAME", names an RFC whose suite runs on
+# x86_64, the KCSAN stage's arch.  usage: kcsan_rfc_check PART
+kcsan_rfc_check() {
+	local name=${1#kcsan-rfc-} n ok=
+	for n in $(rfc_list); do
+		[[ " $(rfc_arches "$n") " == *" x86_64 "* ]] || continue
+		ok+="$n "
+		[ "$n" != "$name" ] || return 0
+	done
+	die "no KCSAN run '$1': the RFCs whose suite runs on x86_64 are: ${ok:-none }(kcsan-rfc-NAME)"
+}
+
 # The name of a patch file as kernel-patches/ names it: TOPIC/FILE.
 patch_name() {
 	echo "${1#"$PATCHES"/}"

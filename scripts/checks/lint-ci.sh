@@ -8,6 +8,8 @@
 #                            schema, then stages, needs and matrix
 #                            expansion; run in a scratch copy, so that its
 #                            work files stay out of the checkout
+# and that both have a job for each part that grows with the repository
+# (each RFC on each arch, with KCSAN, and the like: see below).
 # Exits non-zero, naming the file and line, on any finding.
 #
 # usage: scripts/checks/lint-ci.sh
@@ -67,5 +69,39 @@ else
 	echo "$found" | sed 's/^/.gitlab-ci.yml: /'
 	rc=1
 fi
+# Each part of make check-full that grows with the repository has its CI
+# job in each file: the halves of the configuration stage on x86_64 and
+# arm; each RFC on each of its arches (rfc-NAME or rfc-NAME-ARCH) and with
+# KCSAN where it runs on x86_64 (kcsan-rfc-NAME), the other KCSAN
+# kernels, and the fault stage's arches, where the tree has them.  (A
+# new RFC is not left out of CI; which tree a job is of is not checked.)
+# Each: the part (an extended regex), then what it runs.
+want=("alltests-x86_64	the configuration stage"
+	"builds-x86_64	the configuration stage"
+	"alltests-arm	the configuration stage"
+	"builds-arm	the configuration stage")
+for t in $KNOWN_TREES; do
+	[ ! -d "$TOP/kernel-patches/$t/faults" ] ||
+		want+=("faults-x86_64	the fault stage" "faults-arm64	the fault stage")
+	[ -d "$TOP/kernel-patches/$t/rfc" ] || continue
+	want+=("kcsan-series	the KCSAN stage" "kcsan-base	the KCSAN stage")
+	while read -r name a; do
+		want+=("rfc-$name(-$a)?	RFC $name on $a")
+		[ "$a" != x86_64 ] || want+=("kcsan-rfc-$name	RFC $name with KCSAN")
+	done < <(PATCHES=$TOP/kernel-patches/$t rfc_runs rfc)
+done
+for f in .github/workflows/kunit.yml .gitlab-ci.yml; do
+	for w in "${want[@]}"; do
+		part=${w%%	*}
+		grep -v '^[[:space:]]*#' "$f" |
+			grep -qE "(^|[^a-z0-9_-])$part([^a-z0-9_-]|\$)" || {
+			# rfc-NAME(-ARCH)? is rfc-NAME or rfc-NAME-ARCH
+			name=${part%%(*}
+			[ "$name" = "$part" ] || name+=" or $name${part#*(}"
+			echo "$f: no CI job for ${w#*	} (part ${name%)?})"
+			rc=1
+		}
+	done
+done
 [ $rc -eq 0 ] || echo "error: the CI definitions have findings (see above)" >&2
 exit $rc

@@ -20,8 +20,16 @@ report fails the run.  Any other is in untouched code: with --baseline
 LOG, pre-existing if the baseline boot reported the same pair of
 functions, else "not on the baseline"; neither fails the run.
 
+With --fill-baseline (make merge-results, where the baseline boot ran
+in a CI job of its own, "kcsan-base"), the reports of results/
+kcsan-reports.tsv marked "no baseline run" are compared with those of
+the baseline boot's rows in the same file, and counted again in the
+notes of results/kcsan.tsv; it fails if there are such reports and
+kcsan.tsv has no baseline boot.
+
 usage: kcsan-judge.py --run RUN --vmlinux PATH --diff FILE
        [--baseline LOG | --no-baseline] [--plan ARCH | --all-pass GLOB]
+       kcsan-judge.py --fill-baseline
 """
 import argparse
 import fnmatch
@@ -128,17 +136,75 @@ def judge_cases(log, cases, args):
     return problems
 
 
+BASE_RUN = 'base-kcsan-e2e'
+
+
+def fill_baseline():
+    """Compare the reports of the runs judged without the baseline boot
+    with that boot's reports in the same results/kcsan-reports.tsv, and
+    count them again in those runs' notes in results/kcsan.tsv.  Returns
+    an error if such reports are there but the baseline boot is not."""
+    path = os.path.join(RESULTS, 'kcsan.tsv')
+    with open(path) as f:
+        lines = [r.rstrip('\n').split('\t') for r in f]
+    booted = any(r[0] == BASE_RUN and r[3:4] == ['yes'] for r in lines[1:])
+    tsv = os.path.join(RESULTS, 'kcsan-reports.tsv')
+    head, rows = 'run line kind functions where baseline'.split(), []
+    if os.path.exists(tsv):
+        with open(tsv) as f:
+            head, *rows = [r.rstrip('\n').split('\t') for r in f]
+    if not booted:
+        if any(r[5] == 'no baseline run' for r in rows):
+            return ('KCSAN reports judged without the baseline boot, and '
+                    'no baseline boot (kcsan-base) among the results merged')
+        return None
+    pair = lambda r: tuple(sorted(r[3].split(' / ')))  # noqa: E731
+    before = {pair(r) for r in rows if r[0] == BASE_RUN}
+    for r in rows:
+        if r[5] == 'no baseline run':
+            r[5] = 'same pair on the baseline' if pair(r) in before \
+                else 'not on the baseline'
+    if rows:
+        with open(tsv, 'w') as f:
+            f.writelines('\t'.join(r) + '\n' for r in [head] + rows)
+    # The notes: a run's row is named as scripts/runs/kcsan.sh records it
+    # (kcsan, kcsan-e2e: the runs ARCH-kcsan, ARCH-kcsan-e2e; an RFC's
+    # row is its run's name).
+    untouched = re.compile(r'(\d+) in untouched code \(no baseline boot '
+                           r'in this run\)')
+    for r in lines[1:]:
+        if len(r) < 8 or not untouched.search(r[7]):
+            continue
+        run = r[0] if r[0].startswith('rfc-') else f'{r[1]}-{r[0]}'
+        mine = [x for x in rows if x[0] == run and x[4] == 'untouched code']
+        pre = sum(x[5] == 'same pair on the baseline' for x in mine)
+        r[7] = untouched.sub(
+            f'{pre} pre-existing (same pair on the baseline), '
+            f'{len(mine) - pre} in untouched code not on the baseline', r[7])
+    with open(path, 'w') as f:
+        f.writelines('\t'.join(r) + '\n' for r in lines)
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--run', required=True)
-    ap.add_argument('--vmlinux', required=True)
-    ap.add_argument('--diff', required=True,
+    ap.add_argument('--fill-baseline', action='store_true')
+    ap.add_argument('--run')
+    ap.add_argument('--vmlinux')
+    ap.add_argument('--diff',
                     help='git diff -U0 of the tree against the baseline')
     ap.add_argument('--baseline')
     ap.add_argument('--no-baseline', action='store_true')
     ap.add_argument('--plan')
     ap.add_argument('--all-pass')
     args = ap.parse_args()
+    if args.fill_baseline:
+        error = fill_baseline()
+        if error:
+            sys.exit(f'error: {error}')
+        return
+    if not (args.run and args.vmlinux and args.diff):
+        ap.error('--run, --vmlinux and --diff are required')
 
     log = open(os.path.join(RESULTS, f'{args.run}.log'),
                errors='replace').read()
@@ -187,10 +253,14 @@ def main():
                     f'{where}\t{seen}\n')
 
     counts = status_counts(cases)
+    have_base = not args.no_baseline and os.path.exists(args.baseline or '')
     race = (f'{len(found)} KCSAN reports: {in_series} in code the series '
-            f'changes, {pre} pre-existing (same pair on the baseline), '
-            f'{len(found) - in_series - pre} in untouched code not on the '
-            f'baseline' if found else 'no KCSAN report')
+            f'changes, ' + (
+                f'{pre} pre-existing (same pair on the baseline), '
+                f'{len(found) - in_series - pre} in untouched code not on '
+                f'the baseline' if have_base else
+                f'{len(found) - in_series} in untouched code (no baseline '
+                f'boot in this run)') if found else 'no KCSAN report')
     note = '; '.join([race] + problems[:4]) if problems else \
         f'{len(cases)} cases as planned, {race}'
     print('\t'.join(['no' if problems or not cases else 'yes',

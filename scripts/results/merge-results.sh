@@ -42,14 +42,22 @@ for d in "$@"; do
 	done
 	for st in rfc kcsan faults; do
 		[ -f "$d/$st.tsv" ] || continue
-		# A stage split over jobs (faults-ARCH): one file, judged once.
+		# A stage split over jobs (faults-ARCH, kcsan-*, rfc-*): one
+		# file, judged once.
 		if [ ! -f "$merged/$st.tsv" ]; then
 			head -n 1 "$d/$st.tsv" >"$merged/$st.tsv"
 			case "$st" in rfc) stage_args+=(--rfc) ;; *) stage_args+=(--stage "$st") ;; esac
 		fi
 		tail -n +2 "$d/$st.tsv" | grep -v '^# complete$' >>"$merged/$st.tsv" || true
 		[ "$(tail -n 1 "$d/$st.tsv")" = "# complete" ] || incomplete+=" $st"
-		[ -f "$d/kcsan-reports.tsv" ] && [ "$st" = kcsan ] && cp "$d/kcsan-reports.tsv" "$merged/"
+		# The KCSAN reports of each job that ran a part of that stage
+		if [ "$st" = kcsan ] && [ -f "$d/kcsan-reports.tsv" ]; then
+			if [ -f "$merged/kcsan-reports.tsv" ]; then
+				tail -n +2 "$d/kcsan-reports.tsv" >>"$merged/kcsan-reports.tsv"
+			else
+				cp "$d/kcsan-reports.tsv" "$merged/"
+			fi
+		fi
 	done
 	if [ -f "$d/configs.tsv" ]; then
 		tail -n +2 "$d/configs.tsv" | grep -v '^# complete$' >>"$merged/configs.tsv" || true
@@ -64,6 +72,36 @@ for st in rfc kcsan faults; do
 	[[ " $incomplete " == *" $st "* ]] || echo "# complete" >>"$merged/$st.tsv"
 done
 [ ${#arches[@]} -gt 0 ] || die "no arch results in $*"
+# A stage split over jobs (rfc-NAME-ARCH, kcsan-*) has a row of each of
+# its runs: the results of a job that left none are missing, not passed.
+rc=0 missing=()
+if [ -f "$merged/rfc.tsv" ]; then
+	while read -r name a; do
+		grep -q "^rfc-$name	$a	" "$merged/rfc.tsv" ||
+			missing+=("the RFC stage: RFC $name on $a (part rfc-$name-$a)")
+	done < <(rfc_runs rfc)
+fi
+if [ -f "$merged/kcsan.tsv" ]; then
+	for row in kcsan kcsan-e2e base-kcsan-e2e $(rfc_runs rfc | sed -n 's/^\(.*\) x86_64$/rfc-\1-kcsan/p'); do
+		case "$row" in
+		kcsan*) part=kcsan-series ;;
+		base-*) part=kcsan-base ;;
+		*) part=kcsan-${row%-kcsan} ;;
+		esac
+		cut -f1 "$merged/kcsan.tsv" | grep -qxF "$row" ||
+			missing+=("the KCSAN stage: run $row (part $part)")
+	done
+fi
+for m in "${missing[@]}"; do
+	echo "error: no result of $m among the jobs merged"
+	rc=1
+done
 rm -rf "$RESULTS/configs"
 cp -r "$merged"/. "$RESULTS/"
-exec "$TOP/scripts/results/check-results.py" "${arches[@]}" "${stage_args[@]}" --configs --tier full
+# The KCSAN reports of the jobs without the baseline boot, against its
+# reports (kcsan-base ran in a job of its own)
+if [ -f "$RESULTS/kcsan.tsv" ]; then
+	RESULTS=$RESULTS python3 "$TOP/scripts/results/kcsan-judge.py" --fill-baseline || rc=1
+fi
+"$TOP/scripts/results/check-results.py" "${arches[@]}" "${stage_args[@]}" --configs --tier full || rc=1
+exit $rc

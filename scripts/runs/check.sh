@@ -6,7 +6,7 @@
 # alongside them, the harness self-test and CI lint (once) and the
 # configuration stage of the tier (scripts/runs/configs.sh: "host" is
 # tools/testing/scatterlist, um kunit.py's default run on UML); with
-# TIER=full on 6.1, the RFCs of kernel-patches/6.1/rfc/ on x86_64
+# TIER=full on 6.1, the RFCs of kernel-patches/6.1/rfc/ on their arches
 # (scripts/runs/rfc.sh), and the stages "kcsan" (scripts/runs/kcsan.sh)
 # and "faults" (scripts/runs/faults.sh on x86_64 and arm64; "faults-ARCH"
 # on one arch); then the results against kunit/plan (with
@@ -15,7 +15,8 @@
 #     x86_64, and tools/testing/scatterlist on each
 #   TIER=full (make check-full): every arch, um and every configuration
 #     on each tree, and on 6.1 the RFCs, kcsan and faults; a CI job runs
-#     one of them alone, e.g. ARCH=kcsan, ARCH=faults-arm64, ARCH=configs-x86_64
+#     a part of at most two kernels alone, e.g. ARCH=builds-x86_64,
+#     ARCH=rfc-uio-arm64, ARCH=kcsan-base, ARCH=faults-arm64
 # With one tree its results go to RESULTS, with more to RESULTS/TREE/.
 # The last line is "N passed, N failed, N skipped" over every KUnit run
 # of every tree; the exit status is non-zero on any failure.
@@ -82,10 +83,11 @@ full)
 esac
 [ -z "${TOPICS:-}" ] || note "topic series: $(topic_list | tr '\n' ' ')(TOPICS)"
 note "tree: $TREE; tier: $TIER ($([ "$TIER" = check ] && echo "make check, the gate" || echo "make check-full, the whole matrix")); runs: $*"
-kunit_arches=() config_arches=() runs=() stages=() faults_arches=() faults_all=0 rfc=0
+kunit_arches=() config_arches=() runs=() stages=() faults_arches=() faults_all=0
+rfc_parts=() kcsan_parts=()
 for arch in "$@"; do
 	case "$arch" in
-	rfc | kcsan | faults | faults-*)
+	rfc | rfc-* | kcsan | kcsan-* | faults | faults-*)
 		[ "$TIER" = full ] || die "$arch is a stage of make check-full, not of make check"
 		if [ "$TREE" != 6.1 ]; then
 			# Asked of both trees: run where it exists
@@ -94,8 +96,16 @@ for arch in "$@"; do
 		fi ;;
 	esac
 	case "$arch" in
-	rfc) rfc=1; continue ;;
-	kcsan) stages+=("$arch"); continue ;;
+	# rfc: every RFC; rfc-NAME, rfc-NAME-ARCH: one RFC, on one arch
+	rfc | rfc-*) rfc_runs "$arch" >/dev/null; rfc_parts+=("$arch"); continue ;;
+	# kcsan: all; kcsan-series, kcsan-rfc-NAME, kcsan-base: the series',
+	# an RFC's, the baseline's kernel (scripts/runs/kcsan.sh)
+	kcsan | kcsan-series | kcsan-base | kcsan-rfc-*)
+		[ "${arch#kcsan-rfc-}" = "$arch" ] || kcsan_rfc_check "$arch"
+		kcsan_parts+=("$arch")
+		[[ " ${stages[*]} " == *" kcsan "* ]] || stages+=(kcsan)
+		continue ;;
+	kcsan-*) die "no KCSAN part '$arch' (kcsan, kcsan-series, kcsan-rfc-NAME, kcsan-base)" ;;
 	# faults: its default arches; faults-ARCH: those named
 	faults | faults-*)
 		if [ "$arch" = faults ]; then
@@ -108,12 +118,17 @@ for arch in "$@"; do
 		continue ;;
 	# The configuration stage (scripts/runs/configs.sh): host
 	# (tools/testing/scatterlist), um (kunit.py's default run on UML),
-	# configs-ARCH (x86_64 and arm: that run and the builds of the tier)
+	# configs-ARCH (x86_64 and arm: that run and the builds of the tier),
+	# alltests-ARCH (that run alone) and builds-ARCH (the builds alone)
 	host | um) config_arches+=("$arch"); continue ;;
 	configs-x86_64 | configs-arm)
 		[ "$TIER:$arch" != check:configs-arm ] || die "configs-arm is a part of make check-full, not of make check"
 		config_arches+=("${arch#configs-}"); continue ;;
-	configs-*) die "no configuration stage for ${arch#configs-} (configs-x86_64, configs-arm, um)" ;;
+	alltests-x86_64 | alltests-arm | builds-x86_64 | builds-arm)
+		[ "$TIER" = full ] || die "$arch is a part of make check-full, not of make check"
+		config_arches+=("$arch"); continue ;;
+	configs-* | alltests-* | builds-*)
+		die "no configuration part '$arch' (um, configs-x86_64, configs-arm, alltests-x86_64, alltests-arm, builds-x86_64, builds-arm)" ;;
 	esac
 	check_arch "$arch"
 	kunit_arches+=("$arch") runs+=("$arch")
@@ -131,8 +146,11 @@ done
 rm -rf "$RESULTS/configs" "$RESULTS/configs.tsv" "$RESULTS/rfc" "$RESULTS/rfc.tsv" "$RESULTS/summary.md"
 for s in "${stages[@]}"; do rm -rf "$RESULTS/$s" "$RESULTS/$s.tsv"; done
 deps=(um)	# the packages every run needs
-for a in "${config_arches[@]}"; do [ "$a" = host ] || deps+=("$a"); done
-[ $rfc = 0 ] || deps+=(rfc)
+for a in "${config_arches[@]}"; do
+	a=${a#alltests-}
+	[ "$a" = host ] || deps+=("${a#builds-}")
+done
+deps+=("${rfc_parts[@]}")	# the arches of the RFC runs asked
 "$TOP/scripts/trees/deps.sh" "$@" "${deps[@]}"
 
 stage() {	# stage NAME COMMAND...: run and time one stage
@@ -215,12 +233,12 @@ if [ "$common" = 1 ]; then
 	collect lint-ci || rc=1
 fi
 [ ${#config_arches[@]} -eq 0 ] || collect configs || rc=1
-# make check-full on 6.1 (rfc): the RFCs of kernel-patches/6.1/rfc/
-# on top of the series (scripts/runs/rfc.sh), after the stages that share the
-# tree, as it changes the variants' worktree.
+# make check-full on 6.1 (rfc, rfc-NAME[-ARCH]): the RFCs of
+# kernel-patches/6.1/rfc/ on top of the series (scripts/runs/rfc.sh), after
+# the stages that share the tree, as it changes the variants' worktree.
 args=(--arch-list "${runs[*]}" --tier "$TIER" --absent-options "$(absent_symbols)")
-if [ $rfc = 1 ] && [ -z "${TOPICS:-}" ]; then
-	stage rfc "$TOP/scripts/runs/rfc.sh" x86_64 || rc=1
+if [ ${#rfc_parts[@]} -gt 0 ] && [ -z "${TOPICS:-}" ]; then
+	stage rfc "$TOP/scripts/runs/rfc.sh" "${rfc_parts[@]}" || rc=1
 	args+=(--rfc)
 fi
 # make check-full: KCSAN (x86_64) and fault injection (x86_64 and arm64,
@@ -230,7 +248,7 @@ fi
 for s in "${stages[@]}"; do
 	case "$s" in
 	faults) stage faults "$TOP/scripts/runs/faults.sh" "${faults_arches[@]}" || rc=1 ;;
-	*) stage "$s" "$TOP/scripts/runs/$s.sh" || rc=1 ;;
+	kcsan) stage kcsan "$TOP/scripts/runs/kcsan.sh" "${kcsan_parts[@]}" || rc=1 ;;
 	esac
 	args+=(--stage "$s")
 done

@@ -18,6 +18,9 @@
 #             touches that the modules configuration compiles, compared
 #             with the same file and .config on the baseline
 # and, given "host": tools/testing/scatterlist builds and ./main passes.
+# "alltests-ARCH" runs the first alone, "builds-ARCH" (not um) the other
+# three alone (a CI job each: two kernels or more on two cores pass 45
+# minutes cold).
 # TIER=check (make check, the default): host alone (the gate leaves the
 # kernel configurations to make check-full; given um or x86_64 it builds
 # alltests there, and modules and warnings on x86_64); TIER=full (make
@@ -26,7 +29,7 @@
 # Writes results/configs/* and results/configs.tsv (one line per
 # configuration and arch), which check-results.py reads.
 #
-# usage: [TIER=check|full] scripts/runs/configs.sh [host] [ARCH...]
+# usage: [TIER=check|full] scripts/runs/configs.sh [host] [[alltests-|builds-]ARCH...]
 #        (default: host, and um x86_64 arm with TIER=full)
 . "$(dirname "$0")/../common.sh"
 
@@ -36,6 +39,12 @@ check) [ $# -gt 0 ] || set -- host ;;
 full) [ $# -gt 0 ] || set -- host um x86_64 arm ;;
 *) die "unknown TIER '$TIER' (check or full)" ;;
 esac
+for item in "$@"; do
+	case "$item" in
+	host | um | x86_64 | arm | alltests-um | alltests-x86_64 | alltests-arm | builds-x86_64 | builds-arm) ;;
+	*) die "unknown configuration item '$item' (host; um, x86_64, arm; alltests-ARCH; builds-x86_64, builds-arm)" ;;
+	esac
+done
 out=$RESULTS/configs
 tsv=$RESULTS/configs.tsv
 rm -rf "$out" "$tsv"
@@ -243,13 +252,16 @@ scatterlist() {
 }
 
 rc=0
-for arch in "$@"; do
+for item in "$@"; do
+	arch=${item#alltests-} what=all
+	arch=${arch#builds-}
+	[ "$arch" = "$item" ] || what=${item%%-*}
 	case "$TIER:$arch" in
 	*:host) scatterlist; continue ;;
 	check:arm*) note "$arch: no configuration of the check tier (make check-full builds them)"; continue ;;
 	esac
-	alltests "$arch"
-	case "$arch" in um) continue ;; esac
+	[ "$what" = builds ] || alltests "$arch"
+	case "$what:$arch" in *:um | alltests:*) continue ;; esac
 	[ "$TIER" = check ] || buildonly off "$arch" || true
 	buildonly modules "$arch" && warnings "$arch" || true
 done

@@ -20,11 +20,33 @@
 # functions.  One line per run in results/kcsan.tsv (the columns of
 # results/configs.tsv), each report in results/kcsan-reports.tsv; the logs
 # as results/NAME.{log,ktap,junit.xml}.
-# usage: scripts/runs/kcsan.sh
+# PART: "kcsan" (all of the above, the default), "kcsan-series" (the
+# series' kernel: its suites and e2e boot), "kcsan-rfc-NAME" (RFC NAME's
+# kernel), "kcsan-base" (the baseline's kernel and boot): a kernel and a
+# CI job each (two KCSAN kernels take about 45 minutes on two cores,
+# cold).  A run judged without the baseline boot marks its reports "no
+# baseline run"; make merge-results compares them with that boot's.
+# usage: scripts/runs/kcsan.sh [PART...]
 . "$(dirname "$0")/../common.sh"
 [ "$TREE" = 6.1 ] || die "the KCSAN stage covers TREE=6.1 only, for now (its baseline and RFC kernels are 6.1's)"
 
 arch=x86_64
+# What the parts ask for: the series, the baseline, and which RFCs
+[ $# -gt 0 ] || set -- kcsan
+series=0 base=0 rfcs=()
+for part in "$@"; do
+	case "$part" in
+	kcsan) series=1 base=1 rfcs=(all) ;;
+	kcsan-series) series=1 ;;
+	kcsan-base) base=1 ;;
+	kcsan-rfc-*)
+		kcsan_rfc_check "$part"
+		name=${part#kcsan-rfc-}
+		[[ " ${rfcs[*]} " == *" $name "* ]] || [ "${rfcs[*]}" = all ] || rfcs+=("$name") ;;
+	*) die "unknown part '$part' of the KCSAN stage (kcsan, kcsan-series, kcsan-rfc-NAME, kcsan-base)" ;;
+	esac
+done
+
 out=$RESULTS/kcsan
 tsv=$RESULTS/kcsan.tsv
 rm -rf "$out" "$tsv" "$RESULTS/kcsan-reports.tsv"
@@ -83,30 +105,32 @@ judged=()
 
 bd=$CACHE/build/kcsan-$arch
 commit=$("$TOP/scripts/trees/apply.sh" --commit)
-note "$arch: the series with KCSAN (build in $bd)"
-if ! KUNITCONFIG=$kc variant_build kcsan "$arch" >"$out/build.out" 2>&1; then
-	record kcsan no - - - "build failed: see $out/build.out"
-	echo "# complete" >>"$tsv"	# the row says why it stopped
-	exit 1
-fi
-if kunit "$arch-kcsan" "$bd" "$kc"; then
-	judged+=("kcsan $arch-kcsan $bd $commit --plan $arch")
-else
-	record kcsan yes no - - "did not boot: see $out/$arch-kcsan.out"
-	rc=1
-fi
-if e2e "$arch-kcsan-e2e" "$bd"; then
-	judged+=("kcsan-e2e $arch-kcsan-e2e $bd $commit --plan $arch-e2e")
-else
-	record kcsan-e2e yes no - - "did not boot: see $out/$arch-kcsan-e2e.out"
-	rc=1
+if [ $series = 1 ]; then
+	note "$arch: the series with KCSAN (build in $bd)"
+	if ! KUNITCONFIG=$kc variant_build kcsan "$arch" >"$out/build.out" 2>&1; then
+		record kcsan no - - - "build failed: see $out/build.out"
+		echo "# complete" >>"$tsv"	# the row says why it stopped
+		exit 1
+	fi
+	if kunit "$arch-kcsan" "$bd" "$kc"; then
+		judged+=("kcsan $arch-kcsan $bd $commit --plan $arch")
+	else
+		record kcsan yes no - - "did not boot: see $out/$arch-kcsan.out"
+		rc=1
+	fi
+	if e2e "$arch-kcsan-e2e" "$bd"; then
+		judged+=("kcsan-e2e $arch-kcsan-e2e $bd $commit --plan $arch-e2e")
+	else
+		record kcsan-e2e yes no - - "did not boot: see $out/$arch-kcsan-e2e.out"
+		rc=1
+	fi
 fi
 
-# The RFCs that run on x86_64, each on top of the series.
-for name in $(rfc_list); do
+# The RFCs that run on x86_64 (those asked), each on top of the series.
+[ "${rfcs[*]}" != all ] || mapfile -t rfcs < <(rfc_list)
+for name in "${rfcs[@]}"; do
 	dir=$PATCHES/rfc/$name
-	arches=$(rfc_field "$name" arches)
-	[[ " ${arches:-x86_64} " == *" $arch "* ]] || continue
+	[[ " $(rfc_arches "$name") " == *" $arch "* ]] || continue
 	run=rfc-$name-kcsan
 	if ! files=$(rfc_files "$name"); then
 		record "$run" no - - - "$PNAME/rfc/$name: a series or patch is missing"
@@ -140,29 +164,31 @@ done
 # The untouched baseline with the same checkers and our kunitconfig but
 # the options the series adds: its e2e boot.
 bb=$CACHE/build/base-kcsan-$arch
-base_worktree
-note "$arch: the untouched baseline with KCSAN (build in $bb)"
-syms=" $(series_symbols | tr '\n' ' ') "
-{
-	grep -E '^CONFIG_' "$kc" | while IFS='=' read -r k v; do
-		[[ "$syms" == *" ${k#CONFIG_} "* ]] || echo "$k=$v"
-	done
-	grep -E '^# CONFIG_.* is not set' "$kc"
-} >"$out/base.kunitconfig"
-KUNITCONFIG=$out/base.kunitconfig our_kunit_args "$arch" "$bb"
-if ! (cd "$BASE" && PATH=$TOP/scripts/runs/tty:$PATH python3 tools/testing/kunit/kunit.py \
-	build --jobs "$(nproc)" "${KARGS[@]}") >"$out/base-build.out" 2>&1; then
-	record base-kcsan-e2e no - - - "the baseline did not build: see $out/base-build.out"
-	rc=1
-elif ! e2e base-kcsan-e2e "$bb"; then
-	record base-kcsan-e2e yes no - - "did not boot: see $out/base-kcsan-e2e.out"
-	rc=1
-else
-	IFS=$'\t' read -r ok cases why <<<"$(judge base-kcsan-e2e "$bb" baseline --no-baseline)"
-	ok=${ok:-no} why=${why:-the judge failed (see the stage output)}
-	# Not the series: its cases count in no total.
-	record base-kcsan-e2e yes yes "$ok" - "$cases: $why"
-	[ "$ok" = yes ] || rc=1
+if [ $base = 1 ]; then
+	base_worktree
+	note "$arch: the untouched baseline with KCSAN (build in $bb)"
+	syms=" $(series_symbols | tr '\n' ' ') "
+	{
+		grep -E '^CONFIG_' "$kc" | while IFS='=' read -r k v; do
+			[[ "$syms" == *" ${k#CONFIG_} "* ]] || echo "$k=$v"
+		done
+		grep -E '^# CONFIG_.* is not set' "$kc"
+	} >"$out/base.kunitconfig"
+	KUNITCONFIG=$out/base.kunitconfig our_kunit_args "$arch" "$bb"
+	if ! (cd "$BASE" && PATH=$TOP/scripts/runs/tty:$PATH python3 tools/testing/kunit/kunit.py \
+		build --jobs "$(nproc)" "${KARGS[@]}") >"$out/base-build.out" 2>&1; then
+		record base-kcsan-e2e no - - - "the baseline did not build: see $out/base-build.out"
+		rc=1
+	elif ! e2e base-kcsan-e2e "$bb"; then
+		record base-kcsan-e2e yes no - - "did not boot: see $out/base-kcsan-e2e.out"
+		rc=1
+	else
+		IFS=$'\t' read -r ok cases why <<<"$(judge base-kcsan-e2e "$bb" baseline --no-baseline)"
+		ok=${ok:-no} why=${why:-the judge failed (see the stage output)}
+		# Not the series: its cases count in no total.
+		record base-kcsan-e2e yes yes "$ok" - "$cases: $why"
+		[ "$ok" = yes ] || rc=1
+	fi
 fi
 
 for j in "${judged[@]}"; do

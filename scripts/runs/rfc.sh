@@ -4,7 +4,7 @@
 # never part of it, and:
 #   suite   the KUnit suite it changes (a kunit.py filter glob: one, as
 #           6.1's kunit.filter_glob takes one);
-#   arches  (optional) the arches its suite runs on, default ARCH;
+#   arches  (optional) the arches its suite runs on, default x86_64;
 #   config  (optional) kconfig lines added to our kunitconfig, for its
 #           suite's own option;
 #   e2e     (optional) an e2e boot that shows the RFC from a real process:
@@ -22,17 +22,20 @@
 # where every case passes; neither may splat.  One line per run in
 # results/rfc.tsv (the columns of results/configs.tsv), which
 # check-results.py --rfc judges.
-# usage: scripts/runs/rfc.sh [ARCH]   (default x86_64)
+# PART: "rfc" (every RFC on each of its arches, the default), "rfc-NAME"
+# (that RFC), "rfc-NAME-ARCH" (that RFC on one of its arches: a CI job
+# each, e.g. rfc-uio-arm64, whose e2e boots build two kernels).
+# usage: scripts/runs/rfc.sh [PART...]
 . "$(dirname "$0")/../common.sh"
 
-arch=${1:-x86_64}
-check_arch "$arch"
+[ $# -gt 0 ] || set -- rfc
+runs=$(rfc_runs "$@") || exit 1
 out=$RESULTS/rfc
 tsv=$RESULTS/rfc.tsv
 rm -rf "$out" "$tsv"
 mkdir -p "$out"
 printf 'config\tarch\tbuilt\tbooted\tpassed\twarnings\tcases\tnote\n' >"$tsv"
-ra=$arch
+ra=x86_64
 record() {	# record CONFIG BUILT BOOTED PASSED CASES NOTE (on arch $ra)
 	printf '%s\t%s\t%s\t%s\t%s\t-\t%s\t%s\n' "$1" "$ra" "$2" "$3" "$4" "$5" "$6" >>"$tsv"
 }
@@ -107,8 +110,9 @@ rfc_e2e() {
 
 lock shared
 rc=0
-for name in $(rfc_list); do
+for name in $(echo "$runs" | cut -d' ' -f1 | uniq); do
 	dir=$PATCHES/rfc/$name
+	ra=$(echo "$runs" | sed -n "s/^$name //p" | head -n 1)
 	if ! files=$(rfc_files "$name"); then
 		record "rfc-$name" no - - - "$PNAME/rfc/$name: a series or patch is missing (see the stage's output)"
 		rc=1
@@ -120,8 +124,7 @@ for name in $(rfc_list); do
 		rc=1
 		continue
 	fi
-	arches=$(rfc_field "$name" arches)
-	arches=${arches:-$arch}
+	arches=$(rfc_arches "$name")
 	e2e_arch=$(sed -n 's/^arch //p' "$dir/e2e" 2>/dev/null || true)
 	if [ -f "$dir/e2e" ] && [[ " $arches " != *" $e2e_arch "* ]]; then
 		record "rfc-$name-e2e" no - - - "$PNAME/rfc/$name/e2e: arch '$e2e_arch' is not one of its arches ($arches)"
@@ -130,7 +133,7 @@ for name in $(rfc_list); do
 	fi
 	kc=$out/$name.kunitconfig
 	{ cat "$TOP/kunitconfig"; [ ! -f "$dir/config" ] || cat "$dir/config"; } >"$kc"
-	for ra in $arches; do
+	for ra in $(echo "$runs" | sed -n "s/^$name //p"); do
 		check_arch "$ra"
 		n=$out/$name-$ra bd=$CACHE/build/rfc-$name-$ra
 		note "$ra: RFC $name on top of the series ($(echo "$files" | wc -l) patch(es)), suite: $suite"

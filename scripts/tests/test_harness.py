@@ -217,7 +217,7 @@ class Harness(unittest.TestCase):
         self.series(*GOOD)
         self.rfc('r', '0002-corrupt.patch')
         head = self.head()
-        r = self.run_script('rfc.sh', 'x86_64')
+        r = self.run_script('rfc.sh', 'rfc')
         self.assertEqual(r.returncode, 1)
         row = self.rfc_row('r')
         self.assertEqual(row[1:3], ['x86_64', 'no'])
@@ -236,7 +236,7 @@ class Harness(unittest.TestCase):
         with open(os.path.join(d, 'e2e'), 'w') as f:
             f.write('arch arm64\nargs e2e_uio=1\n')
         head = self.head()
-        r = self.run_script('rfc.sh', 'x86_64')
+        r = self.run_script('rfc.sh', 'rfc')
         self.assertEqual(r.returncode, 1)
         with open(os.path.join(self.results, 'rfc.tsv')) as f:
             rows = [r for r in f if r.startswith('rfc-r-e2e\t')]
@@ -247,7 +247,7 @@ class Harness(unittest.TestCase):
     def test_an_rfc_naming_a_missing_patch_is_named_and_fails(self):
         self.series(*GOOD)
         self.rfc('r', '0003-missing.patch')
-        r = self.run_script('rfc.sh', 'x86_64')
+        r = self.run_script('rfc.sh', 'rfc')
         self.assertEqual(r.returncode, 1)
         self.assertIn('error: RFC r: its series lists 0003-missing.patch, '
                       'but kernel-patches/6.1/rfc/r/0003-missing.patch does not '
@@ -492,9 +492,9 @@ class Harness(unittest.TestCase):
              'added_fn+0x1/0x2 [mod] / other_fn+0x5/0x6',
              'unchanged_fn+0x1/0x2 / other_fn+0x4/0x8'])
         self.assertEqual((ok, cases), ('no', '2/0/1'))
-        self.assertIn('4 KCSAN reports: 3 in code the series changes, 0 '
-                      'pre-existing (same pair on the baseline), 1 in '
-                      'untouched code not on the baseline', note)
+        self.assertIn('4 KCSAN reports: 3 in code the series changes, 1 '
+                      'in untouched code (no baseline boot in this run)',
+                      note)
         self.assertIn('series_fn / other_fn (lib/series.c)', note)
         self.assertIn('other_fn / changed_fn (mm/old.c)', note)
         self.assertIn('added_fn / other_fn (mm/old.c)', note)
@@ -717,6 +717,86 @@ class Harness(unittest.TestCase):
         with open(os.path.join(self.results, 'faults.tsv')) as f:
             self.assertNotEqual(f.read().splitlines()[-1], '# complete')
 
+    def test_an_rfc_part_selects_its_runs_and_a_wrong_one_is_named(self):
+        # rfc, rfc-NAME, rfc-NAME-ARCH (a CI job each), each run once
+        self.rfc('a', GOOD[0])
+        with open(os.path.join(self.patches, 'rfc', 'a', 'arches'), 'w') as f:
+            f.write('x86_64\narm64\n')
+        self.rfc('b', GOOD[0])
+
+        def runs(*parts):
+            return subprocess.run(
+                ['bash', '-c', f'. {SCRIPTS}/common.sh; rfc_runs "$@"', '-',
+                 *parts], env=self.env, capture_output=True, text=True)
+        for parts, want in [
+                (['rfc'], ['a x86_64', 'a arm64', 'b x86_64']),
+                (['rfc-a'], ['a x86_64', 'a arm64']),
+                (['rfc-a-arm64', 'rfc-b', 'rfc-a-arm64'],
+                 ['a arm64', 'b x86_64'])]:
+            r = runs(*parts)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stdout.splitlines(), want, parts)
+        for part, msg in [('rfc-a-arm', "no RFC run 'rfc-a-arm': the RFCs "
+                                        "are: a b "),
+                          ('rfcb', "not a part of the RFC stage: 'rfcb'")]:
+            r = runs(part)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn(f'error: {msg}', r.stderr)
+
+    def test_kcsan_jobs_are_merged_with_the_baseline_boots_reports(self):
+        # CI's kcsan-series job judges its reports without the baseline
+        # boot, which kcsan-base ran: the merge compares them, and fails
+        # without that job.
+        head = 'config\tarch\tbuilt\tbooted\tpassed\twarnings\tcases\tnote\n'
+        rhead = 'run\tline\tkind\tfunctions\twhere\tbaseline\n'
+        jobs = {
+            'kcsan-series': (
+                'kcsan\tx86_64\tyes\tyes\tyes\t-\t3/0/0\t3 cases as '
+                'planned, 2 KCSAN reports: 0 in code the series changes, 2 in '
+                'untouched code (no baseline boot in this run)\n'
+                'kcsan-e2e\tx86_64\tyes\tyes\tyes\t-\t1/0/0\t1 cases as '
+                'planned, no KCSAN report\n',
+                'x86_64-kcsan\t7\tdata-race\ta_fn / b_fn\tuntouched code'
+                '\tno baseline run\n'
+                'x86_64-kcsan\t9\tdata-race\tc_fn\tuntouched code\t'
+                'no baseline run\n'),
+            'kcsan-base': (
+                'base-kcsan-e2e\tx86_64\tyes\tyes\tyes\t-\t-\t1/0/0: '
+                '1 cases as planned\n',
+                'base-kcsan-e2e\t4\tdata-race\tb_fn / a_fn\tuntouched '
+                'code\t-\n'),
+        }
+        dirs = []
+        for job, (rows, reports) in jobs.items():
+            d = os.path.join(self.tmp, f'results-{job}')
+            os.makedirs(d)
+            with open(os.path.join(d, 'kcsan.tsv'), 'w') as f:
+                f.write(head + rows + '# complete\n')
+            with open(os.path.join(d, 'kcsan-reports.tsv'), 'w') as f:
+                f.write(rhead + reports)
+            dirs.append(d)
+        self.results_of('pass.log')
+        os.rename(self.results, os.path.join(self.tmp, 'results-x86_64'))
+        arch = os.path.join(self.tmp, 'results-x86_64')
+        r = self.run_script('merge-results.sh', arch, *dirs)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        with open(os.path.join(self.results, 'kcsan-reports.tsv')) as f:
+            reports = f.read()
+        self.assertEqual(reports.count('run\tline'), 1, reports)
+        self.assertIn('a_fn / b_fn\tuntouched code\tsame pair on the '
+                      'baseline', reports)
+        self.assertIn('c_fn\tuntouched code\tnot on the baseline', reports)
+        self.assertIn('2 KCSAN reports: 0 in code the series changes, 1 '
+                      'pre-existing (same pair on the baseline), 1 in '
+                      'untouched code not on the baseline', r.stdout)
+        shutil.rmtree(self.results)
+        r = self.run_script('merge-results.sh', arch, dirs[0])
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('error: no result of the KCSAN stage: run '
+                      'base-kcsan-e2e (part kcsan-base)', r.stdout)
+        self.assertIn('error: KCSAN reports judged without the baseline '
+                      'boot', r.stdout + r.stderr)
+
     def test_two_trees_end_in_one_line_and_any_failure_fails(self):
         # make check over both trees: each tree's run in RESULTS/TREE, one
         # closing line with their sums; a tree whose plan check failed,
@@ -763,6 +843,15 @@ class Harness(unittest.TestCase):
              'kcsan is a stage of make check-full, not of make check'),
             ({'TIER': 'full', 'TREE': '6.12', 'CHECK_TREES': '6.12'},
              ['faults-arm64'], 'faults-arm64 is a stage of TREE=6.1 only'),
+            # The parts a CI job runs alone: each names what exists
+            ({'TIER': 'check'}, ['builds-x86_64'],
+             'builds-x86_64 is a part of make check-full, not of make check'),
+            ({'TIER': 'full'}, ['alltests-arm64'],
+             "no configuration part 'alltests-arm64'"),
+            ({'TIER': 'full'}, ['rfc-nosuch'], "no RFC run 'rfc-nosuch'"),
+            ({'TIER': 'full'}, ['kcsan-rfc-nosuch'],
+             "no KCSAN run 'kcsan-rfc-nosuch'"),
+            ({'TIER': 'full'}, ['kcsan-all'], "no KCSAN part 'kcsan-all'"),
             # PATCHES (set by the self-test) is one tree's series
             ({'TIER': 'check', 'CHECK_TREES': '6.1 6.12'}, ['host'],
              "PATCHES names one tree's series: give TREE= with it"),

@@ -13,23 +13,37 @@ pkgs="build-essential flex bison bc libelf-dev libssl-dev
       python3-ply python3-git python3-junit.xml
       python3 ccache xz-utils git sparse"
 [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES
+# The parts of make check-full that a CI job runs alone need what their
+# arch needs: configs-ARCH, alltests-ARCH, builds-ARCH (the configuration
+# stage on ARCH) and rfc-NAME[-ARCH] (an RFC, on the arches it names);
+# kcsan-* what the KCSAN stage needs.
+items=()
 for arch in "$@"; do
 	case "$arch" in
-	um | host | rfc | lint | bench | kcsan | faults) ;;
-	faults-* | configs-*) check_arch "${arch#*-}" ;;
-	*) check_arch "$arch" ;;
+	um | host | rfc | lint | bench | kcsan | kcsan-series | kcsan-base | faults | alltests-um)
+		items+=("${arch#alltests-}") ;;
+	kcsan-rfc-*) kcsan_rfc_check "$arch"; items+=(kcsan) ;;
+	rfc-*)
+		runs=$(rfc_runs "$arch") || exit 1
+		read -r -a a <<<"$(echo "$runs" | cut -d' ' -f2 | sort -u | tr '\n' ' ')"
+		items+=("${a[@]}") ;;
+	configs-x86_64 | configs-arm | alltests-x86_64 | alltests-arm | builds-x86_64 | builds-arm)
+		items+=("${arch#*-}") ;;
+	faults-*) check_arch "${arch#*-}"; items+=("$arch") ;;
+	*) check_arch "$arch"; items+=("$arch") ;;
 	esac
+done
+for arch in "${items[@]}"; do
 	case "$arch" in
 	# faults-ARCH: the fault stage on that arch alone (a CI job)
-	x86_64 | faults-x86_64 | configs-x86_64) pkgs="$pkgs qemu-system-x86" ;;
-	arm | arm-lpae | faults-arm | faults-arm-lpae | configs-arm) pkgs="$pkgs qemu-system-arm device-tree-compiler gcc-arm-linux-gnueabihf libc6-dev-armhf-cross" ;;
+	x86_64 | faults-x86_64) pkgs="$pkgs qemu-system-x86" ;;
+	arm | arm-lpae | faults-arm | faults-arm-lpae) pkgs="$pkgs qemu-system-arm device-tree-compiler gcc-arm-linux-gnueabihf libc6-dev-armhf-cross" ;;
 	arm64 | faults-arm64) pkgs="$pkgs qemu-system-arm device-tree-compiler gcc-aarch64-linux-gnu libc6-dev-arm64-cross" ;;
-	# host: tools/testing/scatterlist; configs-ARCH: make check-full's
-	# configuration stage on ARCH; rfc: its RFC stage (x86_64, arm64)
+	# host: tools/testing/scatterlist; rfc: the RFC stage (x86_64, arm64)
 	um | host) ;;
 	# the stages of make check-full: KCSAN on x86_64, faults on x86_64
 	# and arm64
-	kcsan) pkgs="$pkgs qemu-system-x86" ;;
+	kcsan | kcsan-series | kcsan-base) pkgs="$pkgs qemu-system-x86" ;;
 	rfc) pkgs="$pkgs qemu-system-x86 qemu-system-arm device-tree-compiler gcc-aarch64-linux-gnu libc6-dev-arm64-cross" ;;
 	faults) pkgs="$pkgs qemu-system-x86 qemu-system-arm device-tree-compiler gcc-aarch64-linux-gnu libc6-dev-arm64-cross" ;;
 	bench) pkgs="$pkgs gnuplot-nox" ;;
