@@ -173,7 +173,8 @@ def fill_baseline():
     untouched = re.compile(r'(\d+) in untouched code \(no baseline boot '
                            r'in this run\)')
     for r in lines[1:]:
-        if len(r) < 8 or not untouched.search(r[7]):
+        # (the baseline boot's own note is judged without a baseline)
+        if len(r) < 8 or r[0] == BASE_RUN or not untouched.search(r[7]):
             continue
         run = r[0] if r[0].startswith('rfc-') else f'{r[1]}-{r[0]}'
         mine = [x for x in rows if x[0] == run and x[4] == 'untouched code']

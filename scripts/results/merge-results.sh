@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # make merge-results DIRS="d1 d2 ...": combine the results/ directories of
-# per-arch jobs ("make check ARCH=x" each) into this results/: one summary
-# table and one closing line over all of them.  Each directory's arches
-# are checked against the plan again; a configuration stage that did not
-# finish in one job fails the merge.
+# CI jobs ("make check-full TREE=t ARCH=x" each, one tree) into this
+# results/: one summary table and one closing line over all of them.
+# Each directory's arches are checked against the plan again; a
+# configuration stage that did not finish in one job fails the merge, as
+# does a run of the RFC or KCSAN stage that no job left a row of, where
+# some job ran that stage, and half of the configuration stage of an
+# arch (alltests-ARCH, builds-ARCH) without the other.  KCSAN reports judged without the baseline
+# boot are compared with the kcsan-base job's (kcsan-judge.py
+# --fill-baseline).
 #
 # usage: scripts/results/merge-results.sh DIR...
 . "$(dirname "$0")/../common.sh"
@@ -92,6 +97,16 @@ if [ -f "$merged/kcsan.tsv" ]; then
 			missing+=("the KCSAN stage: run $row (part $part)")
 	done
 fi
+# The configuration stage on x86_64 and arm, split over alltests-ARCH and
+# builds-ARCH: where one left rows of an arch, so did the other
+for a in x86_64 arm; do
+	have=$(awk -F '\t' -v a="$a" '$2 == a { print $1 }' "$merged/configs.tsv")
+	[ -n "$have" ] || continue
+	for c in alltests off modules warnings; do
+		echo "$have" | grep -qxF "$c" ||
+			missing+=("the configuration stage: $c on $a (part $([ $c = alltests ] && echo alltests || echo builds)-$a)")
+	done
+done
 for m in "${missing[@]}"; do
 	echo "error: no result of $m among the jobs merged"
 	rc=1

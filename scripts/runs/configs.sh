@@ -19,8 +19,9 @@
 #             with the same file and .config on the baseline
 # and, given "host": tools/testing/scatterlist builds and ./main passes.
 # "alltests-ARCH" runs the first alone, "builds-ARCH" (not um) the other
-# three alone (a CI job each: two kernels or more on two cores pass 45
-# minutes cold).
+# three alone: a CI job each, so that no job builds more than two kernels
+# (its budget is 45 minutes cold on two cores).  Items that overlap run
+# once.
 # TIER=check (make check, the default): host alone (the gate leaves the
 # kernel configurations to make check-full; given um or x86_64 it builds
 # alltests there, and modules and warnings on x86_64); TIER=full (make
@@ -251,11 +252,19 @@ scatterlist() {
 	rm -rf "$t"
 }
 
-rc=0
+# What each arch is asked for (all, alltests or builds), each arch once
+declare -A asked=()
+order=()
 for item in "$@"; do
 	arch=${item#alltests-} what=all
 	arch=${arch#builds-}
 	[ "$arch" = "$item" ] || what=${item%%-*}
+	[ -n "${asked[$arch]:-}" ] || order+=("$arch")
+	case "${asked[$arch]:-$what}" in "$what") asked[$arch]=$what ;; *) asked[$arch]=all ;; esac
+done
+rc=0
+for arch in "${order[@]}"; do
+	what=${asked[$arch]}
 	case "$TIER:$arch" in
 	*:host) scatterlist; continue ;;
 	check:arm*) note "$arch: no configuration of the check tier (make check-full builds them)"; continue ;;

@@ -33,16 +33,16 @@
 arch=x86_64
 # What the parts ask for: the series, the baseline, and which RFCs
 [ $# -gt 0 ] || set -- kcsan
-series=0 base=0 rfcs=()
+series=0 base=0 all=0 rfcs=()
 for part in "$@"; do
 	case "$part" in
-	kcsan) series=1 base=1 rfcs=(all) ;;
+	kcsan) series=1 base=1 all=1 ;;
 	kcsan-series) series=1 ;;
 	kcsan-base) base=1 ;;
 	kcsan-rfc-*)
 		kcsan_rfc_check "$part"
 		name=${part#kcsan-rfc-}
-		[[ " ${rfcs[*]} " == *" $name "* ]] || [ "${rfcs[*]}" = all ] || rfcs+=("$name") ;;
+		[[ " ${rfcs[*]} " == *" $name "* ]] || rfcs+=("$name") ;;
 	*) die "unknown part '$part' of the KCSAN stage (kcsan, kcsan-series, kcsan-rfc-NAME, kcsan-base)" ;;
 	esac
 done
@@ -127,7 +127,7 @@ if [ $series = 1 ]; then
 fi
 
 # The RFCs that run on x86_64 (those asked), each on top of the series.
-[ "${rfcs[*]}" != all ] || mapfile -t rfcs < <(rfc_list)
+[ $all = 0 ] || mapfile -t rfcs < <(rfc_list)
 for name in "${rfcs[@]}"; do
 	dir=$PATCHES/rfc/$name
 	[[ " $(rfc_arches "$name") " == *" $arch "* ]] || continue

@@ -5,7 +5,8 @@
 # version, say so and name the command that moves to the newest.  As
 # non-root, print the exact apt-get command instead.
 #
-# usage: scripts/trees/deps.sh [ARCH...]     (default: every supported arch)
+# usage: scripts/trees/deps.sh [ARCH | PART...]     (default: every supported
+#        arch; PART: a part of make check or check-full, lint, bench)
 . "$(dirname "$0")/../common.sh"
 
 pin=$(pinned_version)
@@ -20,8 +21,8 @@ pkgs="build-essential flex bison bc libelf-dev libssl-dev
 items=()
 for arch in "$@"; do
 	case "$arch" in
-	um | host | rfc | lint | bench | kcsan | kcsan-series | kcsan-base | faults | alltests-um)
-		items+=("${arch#alltests-}") ;;
+	um | host | rfc | lint | bench | kcsan | kcsan-series | kcsan-base | faults)
+		items+=("$arch") ;;
 	kcsan-rfc-*) kcsan_rfc_check "$arch"; items+=(kcsan) ;;
 	rfc-*)
 		runs=$(rfc_runs "$arch") || exit 1
