@@ -264,7 +264,19 @@ series_in() {
 	done <"$d/series"
 }
 
-# The RFCs: the directories of kernel-patches/6.1/rfc/, each with its series
+# Whether TREE has the set-up of a stage of make check-full that not every
+# tree has: the RFCs (kernel-patches/TREE/rfc/) and the fault stage (its
+# kernel patches, kernel-patches/TREE/faults/).  The KCSAN stage needs
+# none: every tree has it.  usage: tree_has_stage rfc|faults|kcsan
+tree_has_stage() {
+	case "$1" in
+	kcsan) return 0 ;;
+	rfc | faults) [ -d "$PATCHES/$1" ] ;;
+	*) return 1 ;;
+	esac
+}
+
+# The RFCs: the directories of kernel-patches/TREE/rfc/, each with its series
 # of patches that go on top of the merge set and are never part of it.
 rfc_list() {
 	local d
@@ -280,7 +292,7 @@ rfc_files() {
 	series_in "rfc/$1" "RFC $1"
 }
 
-# The words of kernel-patches/6.1/rfc/NAME/FILE (suite, arches) on one line,
+# The words of kernel-patches/TREE/rfc/NAME/FILE (suite, arches) on one line,
 # without comments and blank lines; nothing if the file is missing.
 # usage: rfc_field NAME FILE
 rfc_field() {

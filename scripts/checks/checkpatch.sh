@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Run the tree's scripts/checkpatch.pl --strict on every patch of the series
-# and of the RFCs (kernel-patches/6.1/rfc/).
+# Run the tree's scripts/checkpatch.pl --strict on every patch of the series,
+# of the RFCs (kernel-patches/TREE/rfc/) and of the fault stage
+# (kernel-patches/TREE/faults/).
 # Fails on any error, warning or check, except the message types listed for
 # a patch in kernel-patches/TREE/checkpatch-exceptions ("<topic>/<patch> <TYPE>
 # <why>"), and checks that every topic has a cover letter of its own.
@@ -40,7 +41,8 @@ while read -r f; do
 		echo "$out" | sed 's/^/    /'
 		bad=$((bad + 1))
 	fi
-done < <(series_files; for r in $(rfc_list); do rfc_files "$r"; done)
+done < <(series_files; for r in $(rfc_list); do rfc_files "$r"; done
+	for f in "$PATCHES"/faults/*.patch; do [ ! -f "$f" ] || echo "$f"; done)
 # An exception for a patch that is no longer in the series is stale.
 if [ -f "$exceptions" ]; then
 	for p in $(awk '!/^#/ && NF { print $1 }' "$exceptions"); do

@@ -8,8 +8,9 @@
 #                            schema, then stages, needs and matrix
 #                            expansion; run in a scratch copy, so that its
 #                            work files stay out of the checkout
-# and that both have a job for each part that grows with the repository
-# (each RFC on each arch, with KCSAN, and the like: see below).
+# and that both have a job for each part of make check-full under each
+# tree (each arch, each RFC on each arch, with KCSAN, and the like: see
+# below).
 # Exits non-zero, naming the file and line, on any finding.
 #
 # usage: scripts/checks/lint-ci.sh
@@ -69,39 +70,106 @@ else
 	echo "$found" | sed 's/^/.gitlab-ci.yml: /'
 	rc=1
 fi
-# Each part of make check-full that grows with the repository has its CI
-# job in each file: the halves of the configuration stage on x86_64 and
-# arm; each RFC on each of its arches (rfc-NAME or rfc-NAME-ARCH) and with
-# KCSAN where it runs on x86_64 (kcsan-rfc-NAME), the other KCSAN
-# kernels, and the fault stage's arches, where the tree has them.  (A
-# new RFC is not left out of CI; which tree a job is of is not checked.)
-# Each: the part (an extended regex), then what it runs.
-want=("alltests-x86_64	the configuration stage"
-	"builds-x86_64	the configuration stage"
-	"alltests-arm	the configuration stage"
-	"builds-arm	the configuration stage")
+# The jobs of each file, one "TREE PART" per line, read with the YAML
+# parser gitlab-ci-local brings (js-yaml): GitHub's matrix is the product
+# of its lists, an include entry adding to the combinations it matches or
+# making one of its own; GitLab's parallel matrix the product of each
+# entry's lists.  The part of a GitHub job is its "run", else its "arch"
+# (several words: several parts); GitLab's um job runs host too (its
+# script adds it).
+ci_jobs() {	# ci_jobs FILE
+	NODE_PATH=$npm_dir/node_modules node - "$1" <<'JS'
+const fs = require('fs');
+const yaml = require('js-yaml');
+const file = process.argv[2];
+const doc = yaml.load(fs.readFileSync(file, 'utf8'));
+const list = (v) => (Array.isArray(v) ? v : [v]).map(String);
+const product = (m) => Object.entries(m).reduce((acc, [k, v]) =>
+	acc.flatMap((c) => list(v).map((x) => ({ ...c, [k]: x }))), [{}]);
+const out = [];
+for (const job of Object.values((doc && doc.jobs) || doc || {})) {
+	if (!job || typeof job !== 'object')
+		continue;
+	const gh = job.strategy && job.strategy.matrix;
+	const gl = job.parallel && job.parallel.matrix;
+	if (gh) {
+		const base = {};
+		for (const [k, v] of Object.entries(gh))
+			if (k !== 'include' && k !== 'exclude')
+				base[k] = v;
+		const combos = product(base);
+		for (const inc of gh.include || []) {
+			const match = combos.filter((c) => Object.keys(base).every((k) =>
+				!(k in inc) || c[k] === String(inc[k])));
+			if (match.length)
+				match.forEach((c) => Object.assign(c, inc));
+			else
+				combos.push({ ...inc });
+		}
+		for (const c of combos)
+			for (const p of String(c.run || c.arch).split(/\s+/))
+				out.push(`${c.tree} ${p}`);
+	}
+	// GitLab's um job also runs host: its script appends it
+	const umhost = /!= um \] \|\| echo ' host'/.test(JSON.stringify(job.script || ''));
+	for (const m of gl || [])
+		for (const c of product(m)) {
+			out.push(`${c.TREE} ${c.ARCH}`);
+			if (c.ARCH === 'um' && umhost)
+				out.push(`${c.TREE} host`);
+		}
+}
+console.log(out.join('\n'));
+JS
+}
+
+# Each part of make check-full has its job in each file, under each tree
+# that has it: the arches, um and host, the halves of the configuration
+# stage on x86_64 and arm, the KCSAN kernels, and where the tree has
+# their set-up the fault stage's arches and each RFC on each of its
+# arches and with KCSAN where it runs on x86_64.  A part may also come
+# with a larger job that holds it (kcsan for kcsan-series, rfc-NAME for
+# rfc-NAME-ARCH, ...).  A job of a stage that its tree has no set-up for
+# is named too.  Each wanted run: "TREE PART|LARGER...<TAB>what it runs".
+want=()
 for t in $KNOWN_TREES; do
+	for a in $SUPPORTED_ARCHES um host; do
+		want+=("$t $a	$t on $a")
+	done
+	for a in x86_64 arm; do
+		want+=("$t alltests-$a|configs-$a	$t's configuration stage on $a"
+			"$t builds-$a|configs-$a	$t's configuration stage on $a")
+	done
+	want+=("$t kcsan-series|kcsan	$t's KCSAN stage" "$t kcsan-base|kcsan	$t's KCSAN stage")
 	[ ! -d "$TOP/kernel-patches/$t/faults" ] ||
-		want+=("faults-x86_64	the fault stage" "faults-arm64	the fault stage")
+		want+=("$t faults-x86_64|faults	$t's fault stage" "$t faults-arm64|faults	$t's fault stage")
 	[ -d "$TOP/kernel-patches/$t/rfc" ] || continue
-	want+=("kcsan-series	the KCSAN stage" "kcsan-base	the KCSAN stage")
 	while read -r name a; do
-		want+=("rfc-$name(-$a)?	RFC $name on $a")
-		[ "$a" != x86_64 ] || want+=("kcsan-rfc-$name	RFC $name with KCSAN")
+		want+=("$t rfc-$name-$a|rfc-$name|rfc	$t's RFC $name on $a")
+		[ "$a" != x86_64 ] || want+=("$t kcsan-rfc-$name|kcsan	$t's RFC $name with KCSAN")
 	done < <(PATCHES=$TOP/kernel-patches/$t rfc_runs rfc)
 done
 for f in .github/workflows/kunit.yml .gitlab-ci.yml; do
+	jobs=$(ci_jobs "$f") || { echo "$f: its jobs could not be read"; rc=1; continue; }
 	for w in "${want[@]}"; do
-		part=${w%%	*}
-		grep -v '^[[:space:]]*#' "$f" |
-			grep -qE "(^|[^a-z0-9_-])$part([^a-z0-9_-]|\$)" || {
-			# rfc-NAME(-ARCH)? is rfc-NAME or rfc-NAME-ARCH
-			name=${part%%(*}
-			[ "$name" = "$part" ] || name+=" or $name${part#*(}"
-			echo "$f: no CI job for ${w#*	} (part ${name%)?})"
+		read -r t parts <<<"${w%%	*}"
+		found=0
+		for p in ${parts//|/ }; do
+			! grep -qxF "$t $p" <<<"$jobs" || found=1
+		done
+		[ $found = 1 ] || {
+			echo "$f: no CI job for ${w#*	} (TREE=$t, ARCH=${parts//|/ or })"
 			rc=1
 		}
 	done
+	while read -r t p; do
+		st=${p%%-*}
+		case "$st" in rfc | faults) ;; *) continue ;; esac
+		[ -d "$TOP/kernel-patches/$t/$st" ] || {
+			echo "$f: a CI job runs $p on TREE=$t, which has no kernel-patches/$t/$st/"
+			rc=1
+		}
+	done <<<"$jobs"
 done
 [ $rc -eq 0 ] || echo "error: the CI definitions have findings (see above)" >&2
 exit $rc

@@ -6,15 +6,16 @@
 # alongside them, the harness self-test and CI lint (once) and the
 # configuration stage of the tier (scripts/runs/configs.sh: "host" is
 # tools/testing/scatterlist, um kunit.py's default run on UML); with
-# TIER=full on 6.1, the RFCs of kernel-patches/6.1/rfc/ on their arches
-# (scripts/runs/rfc.sh), and the stages "kcsan" (scripts/runs/kcsan.sh)
-# and "faults" (scripts/runs/faults.sh on x86_64 and arm64; "faults-ARCH"
-# on one arch); then the results against kunit/plan (with
-# kunit/plan-TREE).
+# TIER=full, the stage "kcsan" (scripts/runs/kcsan.sh) and, where the
+# tree has their set-up, the RFCs of kernel-patches/TREE/rfc/ on their
+# arches (scripts/runs/rfc.sh) and the stage "faults"
+# (scripts/runs/faults.sh on x86_64 and arm64; "faults-ARCH" on one
+# arch); then the results against kunit/plan (with kunit/plan-TREE).
 #   TIER=check (make check, the gate): 6.1 on x86_64 and arm, 6.12 on
 #     x86_64, and tools/testing/scatterlist on each
 #   TIER=full (make check-full): every arch, um and every configuration
-#     on each tree, and on 6.1 the RFCs, kcsan and faults; a CI job runs
+#     on each tree, kcsan, and the RFCs and faults where the tree has
+#     them (so far 6.1); a CI job runs
 #     a part of at most two kernels alone, e.g. ARCH=builds-x86_64,
 #     ARCH=rfc-uio-arm64, ARCH=kcsan-base, ARCH=faults-arm64
 # With one tree its results go to RESULTS, with more to RESULTS/TREE/.
@@ -67,9 +68,14 @@ if [ ${#trees[@]} -gt 1 ]; then
 fi
 
 export TIER=${TIER:-check}
-# The RFCs, the KCSAN and the fault stage have their set-up for 6.1 only
-# (kernel-patches/6.1/rfc/, faults/, the KCSAN kernel's judge rows).
-only61="rfc kcsan faults"
+# The stages of the full tier that only some trees have the set-up for
+# (kernel-patches/TREE/rfc/, faults/): tree_has_stage in common.sh.
+stages_of_tree() {
+	local st
+	for st in rfc kcsan faults; do
+		! tree_has_stage "$st" || echo "$st"
+	done
+}
 case "$TIER" in
 check)
 	[ $# -gt 0 ] || case "$TREE" in
@@ -78,7 +84,7 @@ check)
 	esac ;;
 full)
 	[ $# -gt 0 ] || set -- $SUPPORTED_ARCHES host um configs-x86_64 configs-arm \
-		$([ "$TREE" != 6.1 ] || echo "$only61") ;;
+		$(stages_of_tree) ;;
 *) die "unknown TIER '$TIER' (check or full)" ;;
 esac
 [ -z "${TOPICS:-}" ] || note "topic series: $(topic_list | tr '\n' ' ')(TOPICS)"
@@ -89,10 +95,11 @@ for arch in "$@"; do
 	case "$arch" in
 	rfc | rfc-* | kcsan | kcsan-* | faults | faults-*)
 		[ "$TIER" = full ] || die "$arch is a stage of make check-full, not of make check"
-		if [ "$TREE" != 6.1 ]; then
+		st=${arch%%-*}
+		if ! tree_has_stage "$st"; then
 			# Asked of both trees: run where it exists
-			[ "${CHECK_MULTI:-0}" = 0 ] || { note "$arch: a stage of 6.1 only, not run on $TREE"; continue; }
-			die "$arch is a stage of TREE=6.1 only: its set-up exists for 6.1 alone (see README, \"Two trees\")"
+			[ "${CHECK_MULTI:-0}" = 0 ] || { note "$arch: $TREE has no $PNAME/$st/, not run on $TREE"; continue; }
+			die "$arch is a stage that TREE=$TREE has no set-up for: there is no $PNAME/$st/ (see README, \"Two trees\")"
 		fi ;;
 	esac
 	case "$arch" in

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # make faults: the fault stage of make check-full, on x86_64 and arm64
 # (or the arches given).  The kernel of the series plus the patches of
-# kernel-patches/6.1/faults/ (applied for this stage only: kunit.make_it_fail,
-# module suites run once the module is live, no leak in a failed
-# kunit_kzalloc()), with our kunitconfig and arch-qemu-configs/
+# kernel-patches/TREE/faults/ (applied for this stage only:
+# kunit.make_it_fail, cases skipped whose set-up fails under injection,
+# and what KUnit itself needs there: on 6.1 module suites run once the
+# module is live and no leak in a failed kunit_kzalloc(), on 6.12 no
+# leak in a kunit_alloc_resource() whose init callback fails), with our
+# kunitconfig and arch-qemu-configs/
 # faults.config and every suite as a module, boots the e2e init
 # (scripts/runs/e2e.sh) with e2e_faults=SETTINGS: for each setting, the first
 # one without failures, it loads each module with failslab and
@@ -22,7 +25,7 @@
 . "$(dirname "$0")/../common.sh"
 
 harness=("$PATCHES"/faults/*.patch)
-[ -f "${harness[0]}" ] || die "no $PNAME/faults/*.patch: the fault stage's kernel patches are missing (the stage exists for 6.1 only, so far)"
+[ -f "${harness[0]}" ] || die "no $PNAME/faults/*.patch: the fault stage's kernel patches are missing"
 
 [ $# -gt 0 ] || set -- x86_64 arm64
 # Every N-th allocation fails, N in turn (0: none).  The kernel offers no
@@ -66,7 +69,8 @@ mods=$(echo "$MODULES" | awk '{ print $2 }' | tr '\n' ' ')
 # The UIO RFC's e2e workload (mapping, fork, split, unbind of a UIO
 # device: scripts/runs/e2e/uio.c) needs its device, which the device tree of
 # the arch its e2e file names has: there the kernel also carries the RFC
-# (kernel-patches/6.1/rfc/uio), its options and its command line.
+# (kernel-patches/TREE/rfc/uio, where the tree has it), its options and
+# its command line.
 # Not its e2e_uio suite: the stage runs its own workload on the device.
 uio_arch=$(sed -n 's/^arch //p' "$PATCHES/rfc/uio/e2e" 2>/dev/null || true)
 uio_args=$(sed -n 's/^args //p' "$PATCHES/rfc/uio/e2e" 2>/dev/null |

@@ -6,7 +6,7 @@
 #                      (commands to aac_scsi_cmd() from two CPUs, pages
 #                      taken from a node by both CPUs);
 #   x86_64-kcsan-e2e   the end-to-end boot (scripts/runs/e2e.sh);
-#   rfc-NAME-kcsan     the suite of each RFC of kernel-patches/6.1/rfc/ that
+#   rfc-NAME-kcsan     the suite of each RFC of kernel-patches/TREE/rfc/ that
 #                      runs on x86_64 (uio: the revoke against faulting
 #                      threads), on top of the series;
 #   base-kcsan-e2e     the end-to-end boot of the untouched baseline with
@@ -28,7 +28,6 @@
 # baseline run"; make merge-results compares them with that boot's.
 # usage: scripts/runs/kcsan.sh [PART...]
 . "$(dirname "$0")/../common.sh"
-[ "$TREE" = 6.1 ] || die "the KCSAN stage covers TREE=6.1 only, for now (its baseline and RFC kernels are 6.1's)"
 
 arch=x86_64
 # What the parts ask for: the series, the baseline, and which RFCs

@@ -867,14 +867,16 @@ class Harness(unittest.TestCase):
         self.assertIn('error: tree 6.12: no result counts', r.stdout)
 
     def test_a_part_a_tier_or_tree_does_not_have_is_refused(self):
-        # Refused before anything is installed or applied
+        # Refused before anything is installed or applied; the series
+        # has an RFC, but no fault stage (no faults/)
+        self.rfc('a', GOOD[0])
         cases = [
             ({'TIER': 'check'}, ['configs-arm'],
              'configs-arm is a part of make check-full, not of make check'),
             ({'TIER': 'check'}, ['kcsan'],
              'kcsan is a stage of make check-full, not of make check'),
             ({'TIER': 'full', 'TREE': '6.12', 'CHECK_TREES': '6.12'},
-             ['faults-arm64'], 'faults-arm64 is a stage of TREE=6.1 only'),
+             ['faults-arm64'], 'faults-arm64 is a stage that TREE=6.12 has no set-up for'),
             # The parts a CI job runs alone: each names what exists
             ({'TIER': 'check'}, ['builds-x86_64'],
              'builds-x86_64 is a part of make check-full, not of make check'),
@@ -894,6 +896,16 @@ class Harness(unittest.TestCase):
             self.assertIn(f'error: {msg}', r.stderr)
             self.assertFalse(os.path.exists(os.path.join(self.results,
                                                          'stages.tsv')))
+        # A tree without RFCs refuses an RFC part; its KCSAN parts stand
+        shutil.rmtree(os.path.join(self.patches, 'rfc'))
+        env = dict(self.env, TIER='full')
+        r = self.run_script('check.sh', 'rfc-a', env=env)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('error: rfc-a is a stage that TREE=6.1 has no set-up '
+                      'for: there is no kernel-patches/6.1/rfc/', r.stderr)
+        r = self.run_script('check.sh', 'kcsan-rfc-a', env=env)
+        self.assertIn("error: no KCSAN run 'kcsan-rfc-a': the RFCs whose "
+                      'suite runs on x86_64 are: none', r.stderr)
 
     def test_skip_with_the_wrong_reason_fails(self):
         self.results_of('wrong-skip.log')
