@@ -31,6 +31,15 @@ import sys
 PLAN_HEAD = 'Test plan (the KUnit cases of this series, and where they run):'
 
 
+
+def read_text(path):
+    with open(path) as f:
+        return f.read()
+
+
+def read_lines(path):
+    return read_text(path).splitlines(True)
+
 def parts(text):
     """(subject, blurb) of a cover letter: the Subject header, unfolded,
     without its "[PATCH...]" prefix, and the text between the headers and
@@ -56,10 +65,10 @@ def test_plan(plan, paths):
     tree = os.environ.get('TREE', '6.1')
     other = os.path.join(os.path.dirname(plan), f'plan-{tree}')
     if tree != '6.1' and os.path.exists(other):
-        for line in open(other):
+        for line in read_lines(other):
             if line.strip() and not line.startswith('#'):
                 extra[line.split()[0]] = line.rstrip('\n')
-    for line in open(plan):
+    for line in read_lines(plan):
         line = line.rstrip('\n')
         if line.split() and line.split()[0] in extra:
             line = extra[line.split()[0]]
@@ -82,7 +91,7 @@ def test_plan(plan, paths):
 def recipients(path):
     """(To, Cc) from get_maintainer.pl --roles output."""
     to, cc = [], []
-    for line in open(path):
+    for line in read_lines(path):
         # The person ends at the first " (": a role may hold parentheses
         # of its own, "maintainer:MEDIA INPUT INFRASTRUCTURE (V4L/DVB)".
         m = re.match(r'^(.*?\S)\s+\((.*)\)\s*$', line)
@@ -99,7 +108,7 @@ def recipients(path):
 def added_recipients(path):
     """(To, Cc) of a recipients file: "To: WHO" and "Cc: WHO" lines."""
     to, cc = [], []
-    for n, line in enumerate(open(path), 1):
+    for n, line in enumerate(read_lines(path), 1):
         line = line.split('#', 1)[0].strip()
         if not line:
             continue
@@ -139,11 +148,11 @@ def main():
     ap.add_argument('--maintainers')
     ap.add_argument('--recipients')
     a = ap.parse_args()
-    new = open(a.new).read()
+    new = read_text(a.new)
     subject = blurb = None
     if a.old:
         try:
-            subject, blurb = parts(open(a.old).read())
+            subject, blurb = parts(read_text(a.old))
         except FileNotFoundError:
             pass
     if subject:

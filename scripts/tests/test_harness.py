@@ -270,7 +270,8 @@ class Harness(unittest.TestCase):
                 if not f.endswith(('.sh', '.py', '.c', '.yml', '.md')) \
                         and f != 'Makefile':
                     continue
-                text = open(os.path.join(d, f), errors='replace').read()
+                with open(os.path.join(d, f), errors='replace') as fh:
+                    text = fh.read()
                 named |= set(re.findall(
                     r'scripts/(?:trees|runs|results|checks)/[\w.-]+\.(?:sh|py|c)'
                     r'|scripts/common\.sh', text))
