@@ -14,7 +14,7 @@
  *    only (task-filter), of any size, order and GFP flags;
  *  - each module is loaded with kunit.make_it_fail set, so that the
  *    thread of each KUnit case starts marked (a kernel patch for this
- *    stage, kernel-patches/6.1/faults/); the loader and the suites' init and
+ *    stage, kernel-patches/TREE/faults/); the loader and the suites' init and
  *    exit stay unmarked, so that the module loads and its suites run.
  *    A module listed as "NAME plain" in /modules/order is loaded only in
  *    the setting without failures;
