@@ -276,6 +276,22 @@ tree_has_stage() {
 	esac
 }
 
+# The stage whose set-up a part of make check-full needs: rfc for rfc,
+# rfc-* and kcsan-rfc-* (an RFC's KCSAN kernel), kcsan for the other
+# kcsan parts, faults for faults and faults-*; nothing for the others.
+# usage: stage_of_part PART
+stage_of_part() {
+	case "$1" in
+	rfc | rfc-* | kcsan-rfc-*) echo rfc ;;
+	kcsan | kcsan-*) echo kcsan ;;
+	faults | faults-*) echo faults ;;
+	esac
+}
+
+# The arches of the fault stage (make faults, make check-full's
+# "faults"; a CI job each, faults-ARCH)
+FAULT_ARCHES="x86_64 arm64"
+
 # The RFCs: the directories of kernel-patches/TREE/rfc/, each with its series
 # of patches that go on top of the merge set and are never part of it.
 rfc_list() {

@@ -4,7 +4,7 @@
 # (kernel-patches/TREE/faults/).
 # Fails on any error, warning or check, except the message types listed for
 # a patch in kernel-patches/TREE/checkpatch-exceptions ("<topic>/<patch> <TYPE>
-# <why>"), and checks that every topic has a cover letter of its own.
+# <why>", the patch also rfc/NAME/PATCH or faults/PATCH), and checks that every topic has a cover letter of its own.
 . "$(dirname "$0")/../common.sh"
 
 # A missing topic, series or patch stops here, named.
@@ -46,7 +46,13 @@ done < <(series_files; for r in $(rfc_list); do rfc_files "$r"; done
 # An exception for a patch that is no longer in the series is stale.
 if [ -f "$exceptions" ]; then
 	for p in $(awk '!/^#/ && NF { print $1 }' "$exceptions"); do
-		grep -q -F -x "$(basename "$p")" "$PATCHES/$(dirname "$p")/series" 2>/dev/null || {
+		# faults/ has no series file: its patches are its *.patch
+		d=$PATCHES/$(dirname "$p")
+		if [ -f "$d/series" ]; then
+			grep -q -F -x "$(basename "$p")" "$d/series"
+		else
+			[ "$(dirname "$p")" = faults ] && [ -f "$PATCHES/$p" ]
+		fi || {
 			echo "checkpatch: $PNAME/checkpatch-exceptions names $p, which is not in the series"
 			bad=$((bad + 1))
 		}

@@ -31,14 +31,15 @@ import sys
 PLAN_HEAD = 'Test plan (the KUnit cases of this series, and where they run):'
 
 
-
 def read_text(path):
     with open(path) as f:
         return f.read()
 
 
 def read_lines(path):
-    return read_text(path).splitlines(True)
+    with open(path) as f:
+        return f.readlines()
+
 
 def parts(text):
     """(subject, blurb) of a cover letter: the Subject header, unfolded,

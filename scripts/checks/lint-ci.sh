@@ -11,7 +11,8 @@
 # and that both have a job for each part of make check-full under each
 # tree (each arch, each RFC on each arch, with KCSAN, and the like: see
 # below).
-# Exits non-zero, naming the file and line, on any finding.
+# Exits non-zero on any finding, naming the file (and the line, for the
+# linters').
 #
 # usage: scripts/checks/lint-ci.sh
 . "$(dirname "$0")/../common.sh"
@@ -80,7 +81,9 @@ fi
 ci_jobs() {	# ci_jobs FILE
 	NODE_PATH=$npm_dir/node_modules node - "$1" <<'JS'
 const fs = require('fs');
-const yaml = require('js-yaml');
+// gitlab-ci-local's own js-yaml, wherever npm put it
+const yaml = require(require.resolve('js-yaml', {
+	paths: [require('path').join(process.env.NODE_PATH, 'gitlab-ci-local')] }));
 const file = process.argv[2];
 const doc = yaml.load(fs.readFileSync(file, 'utf8'));
 const list = (v) => (Array.isArray(v) ? v : [v]).map(String);
@@ -97,10 +100,15 @@ for (const job of Object.values((doc && doc.jobs) || doc || {})) {
 		for (const [k, v] of Object.entries(gh))
 			if (k !== 'include' && k !== 'exclude')
 				base[k] = v;
-		const combos = product(base);
+		if (gh.exclude)
+			throw new Error(`${file}: matrix "exclude" is not read by make lint-ci`);
+		const combos = Object.keys(base).length ? product(base) : [];
+		const orig = combos.length;
 		for (const inc of gh.include || []) {
-			const match = combos.filter((c) => Object.keys(base).every((k) =>
-				!(k in inc) || c[k] === String(inc[k])));
+			// merged into the combinations of the lists that it does
+			// not change, else a combination of its own
+			const match = combos.slice(0, orig).filter((c) =>
+				Object.keys(base).every((k) => !(k in inc) || c[k] === String(inc[k])));
 			if (match.length)
 				match.forEach((c) => Object.assign(c, inc));
 			else
@@ -141,13 +149,17 @@ for t in $KNOWN_TREES; do
 			"$t builds-$a|configs-$a	$t's configuration stage on $a")
 	done
 	want+=("$t kcsan-series|kcsan	$t's KCSAN stage" "$t kcsan-base|kcsan	$t's KCSAN stage")
-	[ ! -d "$TOP/kernel-patches/$t/faults" ] ||
-		want+=("$t faults-x86_64|faults	$t's fault stage" "$t faults-arm64|faults	$t's fault stage")
-	[ -d "$TOP/kernel-patches/$t/rfc" ] || continue
+	if PATCHES=$TOP/kernel-patches/$t tree_has_stage faults; then
+		for a in $FAULT_ARCHES; do
+			want+=("$t faults-$a|faults	$t's fault stage")
+		done
+	fi
+	PATCHES=$TOP/kernel-patches/$t tree_has_stage rfc || continue
+	runs=$(PATCHES=$TOP/kernel-patches/$t rfc_runs rfc) || die "kernel-patches/$t/rfc: its runs could not be listed"
 	while read -r name a; do
 		want+=("$t rfc-$name-$a|rfc-$name|rfc	$t's RFC $name on $a")
 		[ "$a" != x86_64 ] || want+=("$t kcsan-rfc-$name|kcsan	$t's RFC $name with KCSAN")
-	done < <(PATCHES=$TOP/kernel-patches/$t rfc_runs rfc)
+	done <<<"$runs"
 done
 for f in .github/workflows/kunit.yml .gitlab-ci.yml; do
 	jobs=$(ci_jobs "$f") || { echo "$f: its jobs could not be read"; rc=1; continue; }
@@ -163,9 +175,9 @@ for f in .github/workflows/kunit.yml .gitlab-ci.yml; do
 		}
 	done
 	while read -r t p; do
-		st=${p%%-*}
-		case "$st" in rfc | faults) ;; *) continue ;; esac
-		[ -d "$TOP/kernel-patches/$t/$st" ] || {
+		st=$(stage_of_part "$p")
+		[ -n "$st" ] || continue
+		PATCHES=$TOP/kernel-patches/$t tree_has_stage "$st" || {
 			echo "$f: a CI job runs $p on TREE=$t, which has no kernel-patches/$t/$st/"
 			rc=1
 		}

@@ -4,8 +4,8 @@
 # results/: one summary table and one closing line over all of them.
 # Each directory's arches are checked against the plan again; a
 # configuration stage that did not finish in one job fails the merge, as
-# does a run of the RFC or KCSAN stage that no job left a row of, where
-# some job ran that stage, and half of the configuration stage of an
+# does a run of the RFC, KCSAN or fault stage that no job left a row of,
+# where some job ran that stage (the fault stage: each of its arches), and half of the configuration stage of an
 # arch (alltests-ARCH, builds-ARCH) without the other.  KCSAN reports judged without the baseline
 # boot are compared with the kcsan-base job's (kcsan-judge.py
 # --fill-baseline).
@@ -95,6 +95,12 @@ if [ -f "$merged/kcsan.tsv" ]; then
 		esac
 		cut -f1 "$merged/kcsan.tsv" | grep -qxF "$row" ||
 			missing+=("the KCSAN stage: run $row (part $part)")
+	done
+fi
+if [ -f "$merged/faults.tsv" ]; then
+	for a in $FAULT_ARCHES; do
+		awk -F '\t' -v a="$a" '$2 == a { found = 1 } END { exit !found }' "$merged/faults.tsv" ||
+			missing+=("the fault stage: $a (part faults-$a)")
 	done
 fi
 # The configuration stage on x86_64 and arm, split over alltests-ARCH and

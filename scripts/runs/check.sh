@@ -95,7 +95,7 @@ for arch in "$@"; do
 	case "$arch" in
 	rfc | rfc-* | kcsan | kcsan-* | faults | faults-*)
 		[ "$TIER" = full ] || die "$arch is a stage of make check-full, not of make check"
-		st=${arch%%-*}
+		st=$(stage_of_part "$arch")
 		if ! tree_has_stage "$st"; then
 			# Asked of both trees: run where it exists
 			[ "${CHECK_MULTI:-0}" = 0 ] || { note "$arch: $TREE has no $PNAME/$st/, not run on $TREE"; continue; }
@@ -240,8 +240,8 @@ if [ "$common" = 1 ]; then
 	collect lint-ci || rc=1
 fi
 [ ${#config_arches[@]} -eq 0 ] || collect configs || rc=1
-# make check-full on 6.1 (rfc, rfc-NAME[-ARCH]): the RFCs of
-# kernel-patches/6.1/rfc/ on top of the series (scripts/runs/rfc.sh), after
+# make check-full where the tree has RFCs (rfc, rfc-NAME[-ARCH]): those of
+# kernel-patches/TREE/rfc/ on top of the series (scripts/runs/rfc.sh), after
 # the stages that share the tree, as it changes the variants' worktree.
 args=(--arch-list "${runs[*]}" --tier "$TIER" --absent-options "$(absent_symbols)")
 if [ ${#rfc_parts[@]} -gt 0 ] && [ -z "${TOPICS:-}" ]; then

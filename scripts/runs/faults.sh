@@ -27,7 +27,8 @@
 harness=("$PATCHES"/faults/*.patch)
 [ -f "${harness[0]}" ] || die "no $PNAME/faults/*.patch: the fault stage's kernel patches are missing"
 
-[ $# -gt 0 ] || set -- x86_64 arm64
+# shellcheck disable=SC2086 # one arch per word
+[ $# -gt 0 ] || set -- $FAULT_ARCHES
 # Every N-th allocation fails, N in turn (0: none).  The kernel offers no
 # seed for its random "probability", so intervals.
 SETTINGS=${FAULT_SETTINGS:-0,2,5,17}

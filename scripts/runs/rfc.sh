@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The RFCs of kernel-patches/6.1/rfc/ (make check-full): each directory holds
+# The RFCs of kernel-patches/TREE/rfc/ (make check-full): each directory holds
 # the series of an RFC, patches that go on top of the merge set and are
 # never part of it, and:
 #   suite   the KUnit suite it changes (a kunit.py filter glob: one, as

@@ -534,20 +534,37 @@ class Harness(unittest.TestCase):
 
     # faults-judge.py (the fault stage)
 
-    def faults_run(self, injected=3, before='', end=True, uio=None):
+    def faults_run(self, injected=3, before='', end=True, uio=None,
+                   beta=False):
         """results/x86_64-faults.log of a boot with e2e_faults=0,5: one
         module, alpha_kunit, whose case fails under failures; with UIO
-        (wrong, injected), the UIO workload's line of setting 5."""
+        (wrong, injected), the UIO workload's line of setting 5; with
+        beta, a second module in setting 0, each module's suites
+        starting with a KTAP header and ending with totals, as 6.12's
+        do."""
         mark = '    # e2e_faults: '
+        head = ['[    5.000000] KTAP version 1', '[    5.000000] 1..1']
         log = [before,
                mark + 'setting interval 0',
                mark + 'load alpha_kunit interval 0',
+               *(head if beta else []),
                '[    5.000000]     KTAP version 1',
                '[    5.000000]     # Subtest: alpha',
                '[    5.000000]     1..1',
                '[    5.100000]     ok 1 works',
+               *(['[    5.100000] # Totals: pass:1 fail:0 skip:0 total:1']
+                 if beta else []),
                '[    5.100000] ok 7 alpha',
                mark + 'loaded alpha_kunit interval 0: 0, 0 failures injected',
+               *([mark + 'load beta_kunit interval 0', *head,
+                  '[    5.200000]     KTAP version 1',
+                  '[    5.200000]     # Subtest: beta',
+                  '[    5.200000]     1..1',
+                  '[    5.200000]     ok 1 works',
+                  '[    5.200000] # Totals: pass:1 fail:0 skip:0 total:1',
+                  '[    5.200000] ok 8 beta',
+                  mark + 'loaded beta_kunit interval 0: 0, 0 failures '
+                  'injected'] if beta else []),
                mark + 'odirect child interval 0: 0 of 64 writes and 0 of 64 '
                'reads failed (first: none), 0 wrong',
                mark + 'odirect interval 0: child done, 0 chunks wrong, 0 '
@@ -596,6 +613,14 @@ class Harness(unittest.TestCase):
                       'failures (alpha.works)', rows[1][7])
         self.assertTrue(os.path.exists(
             os.path.join(self.results, 'x86_64-faults-i5.junit.xml')))
+
+    def test_modules_that_each_start_their_own_ktap_are_one_run(self):
+        # 6.12 starts each module's suites with "KTAP version 1" and a
+        # plan, which in one run would read as tests nested in it
+        rc, rows = self.faults_run(beta=True)
+        self.assertEqual(rc, 0, rows)
+        self.assertEqual(rows[0][:7], ['faults-i0', 'x86_64', 'yes', 'yes',
+                                       'yes', '-', '2/0/0'])
 
     def test_the_uio_workload_counts_and_fails_on_a_wrong_result(self):
         rc, rows = self.faults_run(uio=(0, 4))
@@ -717,6 +742,11 @@ class Harness(unittest.TestCase):
         self.run_script('merge-results.sh', *jobs)
         with open(os.path.join(self.results, 'faults.tsv')) as f:
             self.assertNotEqual(f.read().splitlines()[-1], '# complete')
+        # Without the faults-arm64 job's results: named, not passed
+        r = self.run_script('merge-results.sh', jobs[0], jobs[2])
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('error: no result of the fault stage: arm64 (part '
+                      'faults-arm64) among the jobs merged', r.stdout)
 
     def test_an_rfc_part_selects_its_runs_and_a_wrong_one_is_named(self):
         # rfc, rfc-NAME, rfc-NAME-ARCH (a CI job each), each run once
@@ -897,6 +927,16 @@ class Harness(unittest.TestCase):
             self.assertIn(f'error: {msg}', r.stderr)
             self.assertFalse(os.path.exists(os.path.join(self.results,
                                                          'stages.tsv')))
+        # Asked of both trees (CHECK_MULTI), a part of a stage this tree
+        # has no set-up for is left out, said so; KCSAN is every tree's.
+        # The last part, unknown, stops the run before it does anything.
+        env = dict(self.env, TIER='full', CHECK_MULTI='1')
+        r = self.run_script('check.sh', 'faults-arm64', 'kcsan-series',
+                            'kcsan-all', env=env)
+        self.assertIn('faults-arm64: 6.1 has no kernel-patches/6.1/faults/, '
+                      'not run on 6.1', r.stderr)
+        self.assertNotIn('kcsan-series:', r.stderr)
+        self.assertIn("error: no KCSAN part 'kcsan-all'", r.stderr)
         # A tree without RFCs refuses an RFC part; its KCSAN parts stand
         shutil.rmtree(os.path.join(self.patches, 'rfc'))
         env = dict(self.env, TIER='full')
@@ -905,8 +945,34 @@ class Harness(unittest.TestCase):
         self.assertIn('error: rfc-a is a stage that TREE=6.1 has no set-up '
                       'for: there is no kernel-patches/6.1/rfc/', r.stderr)
         r = self.run_script('check.sh', 'kcsan-rfc-a', env=env)
-        self.assertIn("error: no KCSAN run 'kcsan-rfc-a': the RFCs whose "
-                      'suite runs on x86_64 are: none', r.stderr)
+        self.assertIn('error: kcsan-rfc-a is a stage that TREE=6.1 has no '
+                      'set-up for: there is no kernel-patches/6.1/rfc/',
+                      r.stderr)
+        env = dict(env, CHECK_MULTI='1')
+        r = self.run_script('check.sh', 'kcsan-rfc-a', 'rfc-a', 'kcsan-all',
+                            env=env)
+        for part in ('kcsan-rfc-a', 'rfc-a'):
+            self.assertIn(f'{part}: 6.1 has no kernel-patches/6.1/rfc/, not '
+                          'run on 6.1', r.stderr)
+        self.assertIn("error: no KCSAN part 'kcsan-all'", r.stderr)
+        # Which stage a part needs, and which stages a tree has
+        r = subprocess.run(
+            ['bash', '-c', f'. {SCRIPTS}/common.sh; for p in "$@"; do '
+             'echo "$p=$(stage_of_part "$p")"; done; '
+             'for st in rfc kcsan faults bench; do '
+             '! tree_has_stage "$st" || echo "has $st"; done',
+             '-', 'rfc', 'rfc-a-arm64', 'kcsan-rfc-a', 'kcsan-base', 'faults',
+             'faults-arm64', 'x86_64', 'alltests-arm'],
+            env=self.env, capture_output=True, text=True)
+        self.assertEqual(r.stdout.split(), [
+            'rfc=rfc', 'rfc-a-arm64=rfc', 'kcsan-rfc-a=rfc',
+            'kcsan-base=kcsan', 'faults=faults', 'faults-arm64=faults',
+            'x86_64=', 'alltests-arm=', 'has', 'kcsan'])
+        os.makedirs(os.path.join(self.patches, 'faults'))
+        r = subprocess.run(
+            ['bash', '-c', f'. {SCRIPTS}/common.sh; tree_has_stage faults'],
+            env=self.env)
+        self.assertEqual(r.returncode, 0)
 
     def test_skip_with_the_wrong_reason_fails(self):
         self.results_of('wrong-skip.log')
