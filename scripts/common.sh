@@ -415,8 +415,9 @@ defined_options() {
 	while IFS= read -r line; do
 		sym=$(expr "$line" : 'CONFIG_\([A-Za-z0-9_]*\)=') ||
 			{ echo "$line"; continue; }
-		git -C "$SRC" grep -q -E "^(menu)?config $sym\$" -- '*Kconfig*' &&
+		if git -C "$SRC" grep -q -E "^(menu)?config $sym\$" -- '*Kconfig*'; then
 			echo "$line"
+		fi
 	done
 }
 

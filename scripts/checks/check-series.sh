@@ -76,7 +76,8 @@ for arch in "$@"; do
 			basename "$f" >>"$p/$t/series"
 		done
 		name=$(patch_name "${all[k - 1]}")
-		PATCHES=$p "$TOP/scripts/trees/apply.sh" 2>/dev/null
+		PATCHES=$p "$TOP/scripts/trees/apply.sh" >"$work/apply$k.out" 2>&1 ||
+			{ cat "$work/apply$k.out"; die "$arch $k $name: the series up to this patch does not apply"; }
 		# Only the kunitconfig symbols that exist at this position.
 		defined_options <"$TOP/kunitconfig" >"$work/kunitconfig$k"
 		ok=1 why=

@@ -614,6 +614,23 @@ class Harness(unittest.TestCase):
         self.assertTrue(os.path.exists(
             os.path.join(self.results, 'x86_64-faults-i5.junit.xml')))
 
+    def test_options_a_position_does_not_define_are_left_out(self):
+        # check-series cuts the kunitconfig to what the tree defines at a
+        # position; an undefined option last must not end the script
+        src = os.path.join(self.tmp, 'src')
+        os.makedirs(src)
+        with open(os.path.join(src, 'Kconfig'), 'w') as f:
+            f.write('config HERE\n\tbool\n')
+        subprocess.run(['git', 'init', '-q', src], check=True)
+        subprocess.run(['git', '-C', src, 'add', 'Kconfig'], check=True)
+        r = subprocess.run(
+            ['bash', '-c', f'. {SCRIPTS}/common.sh; SRC={src}; '
+             'defined_options; echo "rc=$?"'],
+            input='# a comment\nCONFIG_HERE=y\nCONFIG_NOT_YET=y\n',
+            env=self.env, capture_output=True, text=True)
+        self.assertEqual(r.stdout, '# a comment\nCONFIG_HERE=y\nrc=0\n',
+                         r.stderr)
+
     def test_modules_that_each_start_their_own_ktap_are_one_run(self):
         # 6.12 starts each module's suites with "KTAP version 1" and a
         # plan, which in one run would read as tests nested in it
