@@ -2,7 +2,7 @@
 """The merge rate of real I/O, from the e2e boots of make bench.
 
 Reads BENCH/ARCH-e2e-N.log (the series' allocator, boot N) and
-BENCH/ARCH-e2e-2004-N.log (the 2004 allocator of kernel-patches/6.1/experiments/),
+BENCH/ARCH-e2e-2004-N.log (the 2004 allocator of kernel-patches/TREE/experiments/),
 the "# bench: level L: requests R pages P entries E merged M" lines of
 scripts/runs/e2e/odirect.c (pages from block_rq_issue bytes, entries from the
 return values of __blk_rq_map_sg()), and appends to OUT/bench.md a table
@@ -11,6 +11,7 @@ of ranges over the boots beside the 2004 figures; draws OUT/merge-rate.svg
 per arch and allocator) with gnuplot.
 
 usage: bench-e2e.py BENCH OUT ARCH...
+(the tree, which names the kernel's own order, from $DMATOPICS_TREE)
 """
 import glob
 import os
@@ -25,7 +26,8 @@ BOOT = re.compile(r'-(\d+)\.log$')
 # wli's figures, 2004: before and after the allocator change
 PAPER = [('2004, before', '-', '-', '~32,040', '~32,000', '~0.1% (40 merged)'),
          ('2004, after', '-', '-', '43,520', '19,513', '55.2%')]
-KINDS = [('e2e', '6.1 order (ascending)'),
+TREE = os.environ.get('DMATOPICS_TREE', '6.1')
+KINDS = [('e2e', f'{TREE} order (ascending)'),
          ('e2e-2004', '2004 order (top down, experiments/)')]
 
 

@@ -6,7 +6,7 @@
 # (hist triggers on block_rq_issue and on a kretprobe event on
 # __blk_rq_map_sg), BENCH_BOOTS times (default 3) on the series' kernel
 # (the one "make kunit" builds) and on the same kernel with the 2004
-# allocator of kernel-patches/6.1/experiments/ (BENCH_2004=0 leaves it out,
+# allocator of kernel-patches/TREE/experiments/ (BENCH_2004=0 leaves it out,
 # BENCH_SERIES=0 runs only it): a table of ranges over the boots beside
 # the 2004 figures, and results/merge-rate.svg (gnuplot).
 #
@@ -16,7 +16,7 @@
 # usage: scripts/runs/bench.sh [ARCH...]
 . "$(dirname "$0")/../common.sh"
 [ "${BENCH_2004:-1}" = 0 ] || ls "$PATCHES"/experiments/*.patch >/dev/null 2>&1 ||
-	die "no $PNAME/experiments/*.patch: the 2004 allocator exists for 6.1 only, so far (BENCH_2004=0 boots only the kernel's own order)"
+	die "no $PNAME/experiments/*.patch: no 2004 allocator for this tree (BENCH_2004=0 boots only the kernel's own order)"
 
 [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES
 bench=$RESULTS/bench
