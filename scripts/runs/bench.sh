@@ -19,7 +19,10 @@
 	die "no $PNAME/experiments/*.patch: no 2004 allocator for this tree (BENCH_2004=0 boots only the kernel's own order)"
 
 [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES
-bench=$RESULTS/bench
+# Each tree's logs apart: a run that boots only one kernel
+# (BENCH_SERIES=0, BENCH_2004=0) keeps the other kernel's logs of its tree
+# for the table, never those of the other tree.
+bench=$RESULTS/bench/$TREE
 mkdir -p "$bench"
 rc=0
 levels=${BENCH_LEVELS:-0,25,50,75,90,95,99}
