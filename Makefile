@@ -33,7 +33,7 @@ help:
 	@echo "   (kunit, check, check-full, check-series: TOPICS='scsi ...' applies only those"
 	@echo "    topic series of kernel-patches/TREE/topics, in its order)"
 	@echo "   (TREE=6.1 (default) or TREE=6.12: the tree and series a target works on;"
-	@echo "    check and check-full: both unless TREE is given; the RFCs, bench's 2004 allocator: 6.1 only)"
+	@echo "    check and check-full: both unless TREE is given; the RFCs: 6.1 only)"
 	@echo "make baseline [ARCH=x] [CHECK=1]  kunit/baseline/: KUNIT_ALL_TESTS on the untouched tree"
 	@echo "make rebase VERSION=v  move the series and the pin to linux-source-TREE v"
 	@echo "make merge-results DIRS=\"d1 d2\"  one summary over per-arch results/ directories"
