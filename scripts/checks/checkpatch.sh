@@ -4,7 +4,8 @@
 # (kernel-patches/TREE/faults/).
 # Fails on any error, warning or check, except the message types listed for
 # a patch in kernel-patches/TREE/checkpatch-exceptions ("<topic>/<patch> <TYPE>
-# <why>", the patch also rfc/NAME/PATCH or faults/PATCH), and checks that every topic has a cover letter of its own.
+# <why>", the patch also rfc/NAME/PATCH or faults/PATCH), and checks that
+# every topic has a cover letter of its own.
 . "$(dirname "$0")/../common.sh"
 
 # A missing topic, series or patch stops here, named.

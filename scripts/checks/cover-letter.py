@@ -37,8 +37,7 @@ def read_text(path):
 
 
 def read_lines(path):
-    with open(path) as f:
-        return f.readlines()
+    return read_text(path).splitlines(True)
 
 
 def parts(text):
