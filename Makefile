@@ -1,12 +1,15 @@
-# dmatopics: a patch series against Debian 12's linux-source-6.1 and
-# linux-source-6.12 (TREE=6.1|6.12, kernel-patches/TREE/) and the
-# harness that runs its KUnit suites booted in QEMU.  See README.md.
+# dmatopics: a patch series written for Linux 7.3 (Debian's
+# linux-source-7.3, from trixie-backports), with backports to Debian 12's
+# linux-source-6.1 and linux-source-6.12 (TREE=7.3|6.1|6.12,
+# kernel-patches/TREE/), and the harness that runs its KUnit suites booted
+# in QEMU.  See README.md.
 
 ARCH ?= x86_64
-# The tree: 6.1 (default) or 6.12, each with its series in kernel-patches/TREE/
-TREE ?= 6.1
-TREES := 6.1 6.12
-# make check and make check-full: both trees, or the one given as TREE=
+# The tree: 7.3 (default), or the backports 6.1 and 6.12, each with its
+# series in kernel-patches/TREE/
+TREE ?= 7.3
+TREES := 7.3 6.1 6.12
+# make check and make check-full: every tree, or the one given as TREE=
 CHECK_TREES := $(if $(filter command line environment,$(origin TREE)),$(TREE),$(TREES))
 FILTER ?=
 ARCHES := x86_64 arm arm-lpae arm64
@@ -20,9 +23,9 @@ help:
 	@echo "                     build baseline + series, run the KUnit suites in QEMU"
 	@echo "make e2e [ARCH=x86_64|arm|arm-lpae|arm64]"
 	@echo "                     boot that kernel with an O_DIRECT init and a virtio-blk disk"
-	@echo "make check [ARCH=x]  the gate, on both trees (TREE=...: one): our suites and the"
-	@echo "                     e2e boot on x86_64 (6.1: and arm), tools/testing/scatterlist,"
-	@echo "                     plan, splats, checkpatch"
+	@echo "make check [ARCH=x]  the gate, on every tree (TREE=...: one): 7.3's suites and"
+	@echo "                     e2e boot on x86_64 and arm; on each tree tools/testing/scatterlist"
+	@echo "                     and checkpatch; plan, splats"
 	@echo "make check-full [ARCH=x]  the whole matrix, both trees: every arch and configuration,"
 	@echo "                     KCSAN, faults, on 6.1 the RFCs (ARCH=um, host, configs-ARCH,"
 	@echo "                     rfc, kcsan, faults: that part alone; a CI job's: alltests-ARCH,"
@@ -32,8 +35,8 @@ help:
 	@echo "                     fail_page_alloc (default x86_64 and arm64)"
 	@echo "   (kunit, check, check-full, check-series: TOPICS='scsi ...' applies only those"
 	@echo "    topic series of kernel-patches/TREE/topics, in its order)"
-	@echo "   (TREE=6.1 (default) or TREE=6.12: the tree and series a target works on;"
-	@echo "    check and check-full: both unless TREE is given; the RFCs: 6.1 only)"
+	@echo "   (TREE=7.3 (default), TREE=6.1 or TREE=6.12: the tree and series a target"
+	@echo "    works on; check and check-full: every tree unless TREE is given; the RFCs: 6.1 only)"
 	@echo "make baseline [ARCH=x] [CHECK=1]  kunit/baseline/: KUNIT_ALL_TESTS on the untouched tree"
 	@echo "make rebase VERSION=v  move the series and the pin to linux-source-TREE v"
 	@echo "make merge-results DIRS=\"d1 d2\"  one summary over per-arch results/ directories"

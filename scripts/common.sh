@@ -21,19 +21,26 @@ die() {
 	exit 1
 }
 
-# The trees the series is kept for: TREE=6.1 (the default) or 6.12, each
-# Debian 12's package linux-source-TREE.  A tree has its own series and
-# pin (kernel-patches/TREE/, with linux-source.pin there), its own
-# expected results (kunit/baseline/VERSION/ names the package version)
-# and its own cache: 6.1's is $CACHE, another tree's $CACHE-TREE.  The
-# scripts a script runs inherit the tree's cache as CACHE (DMATOPICS_TREE
-# says which tree it is the cache of, DMATOPICS_CACHE_ROOT the $CACHE it
-# was made from), unless they are run for another tree.
-KNOWN_TREES="6.1 6.12"
+# The trees the series is kept for: every kernel-patches/TREE/ that has a
+# linux-source.pin (the Debian package version linux-source-TREE is tested
+# at), and, where the package is not in Debian 12's own suites, an
+# apt-source (the deb822 stanza it comes from).  Adding a tree is adding
+# that directory.  7.3, the current release, is the tree the series is
+# written for and the default; 6.1 and 6.12 are its backports.  A tree has
+# its own series, its own expected results (kunit/baseline/VERSION/ names
+# the package version) and its own cache: 6.1's is $CACHE, another tree's
+# $CACHE-TREE.  The scripts a script runs inherit the tree's cache as
+# CACHE (DMATOPICS_TREE says which tree it is the cache of,
+# DMATOPICS_CACHE_ROOT the $CACHE it was made from), unless they are run
+# for another tree.
+DEFAULT_TREE=7.3
+KNOWN_TREES=$(for d in "$TOP"/kernel-patches/*/linux-source.pin; do
+	[ -f "$d" ] && basename "$(dirname "$d")"
+done | sort -V | tr '\n' ' ' | sed 's/ $//')
 tree_cache() {	# tree_cache ROOT TREE: the cache of TREE made from ROOT
 	if [ "$2" = 6.1 ]; then echo "$1"; else echo "$1-$2"; fi
 }
-TREE=${TREE:-6.1}
+TREE=${TREE:-$DEFAULT_TREE}
 case " $KNOWN_TREES " in
 *" $TREE "*) ;;
 *) die "unknown TREE '$TREE'; the trees are: $KNOWN_TREES" ;;
@@ -55,6 +62,7 @@ TARBALL=/usr/src/$PACKAGE.tar.xz
 PATCHES=${PATCHES:-$TOP/kernel-patches/$TREE}
 PNAME=kernel-patches/$TREE
 PIN=$TOP/kernel-patches/$TREE/linux-source.pin
+APT_SOURCE=$TOP/kernel-patches/$TREE/apt-source
 SRC=$CACHE/linux
 APPLY=$CACHE/apply
 DEVTREE=$CACHE/tree
@@ -210,6 +218,71 @@ pinned_version() {
 # The Debian package version of the tree, e.g. "6.1.192-3".
 source_version() {
 	dpkg-query -W -f='${Version}' "$PACKAGE" 2>/dev/null || echo unknown
+}
+
+# "make rebase", with TREE=... unless the tree is the default one
+rebase_cmd() {
+	echo "make rebase$([ "$TREE" = "$DEFAULT_TREE" ] || echo " TREE=$TREE")"
+}
+
+# The suite of the tree's apt-source (kernel-patches/TREE/apt-source), or
+# nothing when the tree's package comes from the machine's own sources.
+apt_source_suite() {
+	[ -f "$APT_SOURCE" ] || return 0
+	awk '/^Suites:/ { print $2; exit }' "$APT_SOURCE"
+}
+
+# For a tree with an apt-source: fetch that source's index alone (the
+# machine's other sources untouched, their lists kept), then put the
+# source in /etc/apt/sources.list.d/ with a preference that takes from it
+# only $PACKAGE, and only at VERSION.  If the source cannot be reached,
+# or lacks VERSION, stop naming it, having added nothing to /etc/apt.
+# As root only.  usage: apt_source_add VERSION
+apt_source_add() {
+	[ -f "$APT_SOURCE" ] || return 0
+	local want=$1 suite name list prefs tmp out have
+	suite=$(apt_source_suite)
+	[ -n "$suite" ] || die "$PNAME/apt-source names no Suites:"
+	name=dmatopics-$PACKAGE
+	list=/etc/apt/sources.list.d/$name.sources
+	prefs=/etc/apt/preferences.d/$name
+	tmp=$(mktemp -d)
+	grep -v -E '^(#|[[:space:]]*$)' "$APT_SOURCE" >"$tmp/$name.sources"
+	note "fetching the index of $suite ($PNAME/apt-source) for $PACKAGE"
+	out=$(apt-get -o DPkg::Lock::Timeout=600 update -q \
+		-o Dir::Etc::sourcelist="$tmp/$name.sources" \
+		-o Dir::Etc::sourceparts=- -o APT::Get::List-Cleanup=0 2>&1) || {
+		rm -rf "$tmp"
+		die "apt-get update of $suite ($PNAME/apt-source) failed:
+$out"; }
+	if echo "$out" | grep -q -E '^(W: Failed to fetch|E:|Err:)'; then
+		rm -rf "$tmp"
+		die "cannot reach $suite, the source of $PACKAGE ($PNAME/apt-source):
+$(echo "$out" | grep -E '^(W: Failed to fetch|E:|Err:)')
+Nothing was installed or changed; the other trees do not need it."
+	fi
+	have=$(apt-cache -o Dir::Etc::sourcelist="$tmp/$name.sources" \
+		-o Dir::Etc::sourceparts=- madison "$PACKAGE" | awk '{ print $3 }')
+	if ! echo "$have" | grep -qxF -- "$want"; then
+		rm -rf "$tmp"
+		die "$PACKAGE $want, the version $PNAME/linux-source.pin names, is not in $suite;
+it has: ${have:-no version of $PACKAGE}$(echo; newest=$(echo "$have" | head -n 1)
+			[ -z "$newest" ] || echo "Move the series to the newest:  $(rebase_cmd) VERSION=$newest")
+Nothing was installed or changed."
+	fi
+	cp "$tmp/$name.sources" "$list"
+	cat >"$prefs" <<-EOF
+	# dmatopics: only $PACKAGE, at the version of $PNAME/linux-source.pin,
+	# from $suite; nothing else is taken from it.
+	Package: $PACKAGE
+	Pin: release n=$suite
+	Pin-Priority: 500
+
+	Package: *
+	Pin: release n=$suite
+	Pin-Priority: -1
+	EOF
+	rm -rf "$tmp"
 }
 
 # The series is one topic series per tree (kernel-patches/TREE/topics lists
@@ -443,7 +516,7 @@ kunit_in() {	# kunit_in TREE ARCH SUBCOMMAND ARGS...
 	case "$sub" in run | build) a+=(--jobs "$(nproc)") ;; esac
 	[ "$arch" = um ] || a+=(--arch "$arch")
 	[ -n "$cross" ] && a+=(--cross_compile "$cross")
-	(cd "$tree" && PATH=$TOP/scripts/runs/tty:$PATH \
+	(cd "$tree" && PATH=$TOP/scripts/runs/kunit-path:$PATH \
 		python3 tools/testing/kunit/kunit.py "${a[@]}" "$@")
 }
 
@@ -577,7 +650,7 @@ variant_build() {
 	: >"$CACHE/build/$name-$arch/.dmatopics-variant" 2>/dev/null ||
 		{ mkdir -p "$CACHE/build/$name-$arch" && : >"$CACHE/build/$name-$arch/.dmatopics-variant"; }
 	our_kunit_args "$arch" "$CACHE/build/$name-$arch"
-	(cd "$exp" && PATH=$TOP/scripts/runs/tty:$PATH \
+	(cd "$exp" && PATH=$TOP/scripts/runs/kunit-path:$PATH \
 		python3 tools/testing/kunit/kunit.py build --jobs "$(nproc)" "${KARGS[@]}")
 }
 

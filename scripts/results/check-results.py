@@ -69,7 +69,9 @@ def parse_plan(path, absent=()):
                 sys.exit(f'{path}:{n}: expected "suite.case ARCH..."')
             suite, case = name.split('.', 1)
             expect = {}
-            for w in rest:
+            # "none": the case runs on no arch (a row of kunit/plan-TREE
+            # for a case that tree's series does not have)
+            for w in ([] if rest == ['none'] else rest):
                 arch, _, skip = w.partition(':')
                 if arch not in KUNIT_ARCHES or '-' in arch:
                     sys.exit(f'{path}:{n}: unknown arch {arch!r}')
@@ -83,10 +85,11 @@ def parse_plan(path, absent=()):
 def tree_plan(absent=()):
     """kunit/plan, or PLAN; for a tree other than 6.1 (TREE), the rows of
     kunit/plan-TREE replace those of the same cases: what a case does on
-    that tree where it differs from 6.1."""
+    that tree where it differs from 6.1 ("none": the tree has no such
+    case)."""
     plan = parse_plan(os.environ.get('PLAN') or
                       os.path.join(TOP, 'kunit', 'plan'), absent)
-    tree = os.environ.get('TREE', '6.1')
+    tree = os.environ.get('TREE', '7.3')
     extra = os.path.join(TOP, 'kunit', f'plan-{tree}')
     if tree != '6.1' and not os.environ.get('PLAN') and os.path.exists(extra):
         for key, expect in parse_plan(extra, absent).items():
@@ -266,8 +269,9 @@ STAGES = {
 }
 
 TIERS = {
-    'check': 'make check (the gate: our suites and the end-to-end boot on '
-             'x86_64 for each tree, and on arm for 6.1)',
+    'check': 'make check (the gate: our suites and the end-to-end boot of '
+             '7.3 on x86_64 and arm; checkpatch and tools/testing/scatterlist '
+             'on each tree)',
     'full': 'make check-full (every arch and configuration)',
 }
 
@@ -390,7 +394,7 @@ def main():
         f.write('# KUnit results\n\n')
         if args.tier:
             f.write(f'Tier: {TIERS.get(args.tier, args.tier)}\n\n')
-        f.write(f'Tree: linux-source-{os.environ.get("TREE", "6.1")}\n\n')
+        f.write(f'Tree: linux-source-{os.environ.get("TREE", "7.3")}\n\n')
         f.write('\n'.join(lines) + '\n')
         f.write(f'\n{total[0]} passed, {total[1]} failed, {total[2]} '
                 f'skipped ({", ".join(arches + (["configurations"] if configs else []))})\n')

@@ -26,7 +26,7 @@ BOOT = re.compile(r'-(\d+)\.log$')
 # wli's figures, 2004: before and after the allocator change
 PAPER = [('2004, before', '-', '-', '~32,040', '~32,000', '~0.1% (40 merged)'),
          ('2004, after', '-', '-', '43,520', '19,513', '55.2%')]
-TREE = os.environ.get('DMATOPICS_TREE', '6.1')
+TREE = os.environ.get('DMATOPICS_TREE', '7.3')
 KINDS = [('e2e', f'{TREE} order (ascending)'),
          ('e2e-2004', '2004 order (top down, experiments/)')]
 

@@ -11,8 +11,8 @@
 # arches (scripts/runs/rfc.sh) and the stage "faults"
 # (scripts/runs/faults.sh on x86_64 and arm64; "faults-ARCH" on one
 # arch); then the results against kunit/plan (with kunit/plan-TREE).
-#   TIER=check (make check, the gate): 6.1 on x86_64 and arm, 6.12 on
-#     x86_64, and tools/testing/scatterlist on each
+#   TIER=check (make check, the gate): 7.3 on x86_64 and arm, and
+#     checkpatch and tools/testing/scatterlist on each tree
 #   TIER=full (make check-full): every arch, um and every configuration
 #     on each tree, kcsan, and the RFCs and faults where the tree has
 #     them (so far 6.1); a CI job runs
@@ -78,9 +78,12 @@ stages_of_tree() {
 }
 case "$TIER" in
 check)
+	# The tree the series is written for: its suites and e2e boots on
+	# x86_64 and arm; the backports: their checkpatch and
+	# tools/testing/scatterlist (their kernels in make check-full)
 	[ $# -gt 0 ] || case "$TREE" in
-		6.1) set -- x86_64 arm host ;;
-		*) set -- x86_64 host ;;
+		"$DEFAULT_TREE") set -- x86_64 arm host ;;
+		*) set -- host ;;
 	esac ;;
 full)
 	[ $# -gt 0 ] || set -- $SUPPORTED_ARCHES host um configs-x86_64 configs-arm \
@@ -99,7 +102,7 @@ for arch in "$@"; do
 		if ! tree_has_stage "$st"; then
 			# Asked of both trees: run where it exists
 			[ "${CHECK_MULTI:-0}" = 0 ] || { note "$arch: $TREE has no $PNAME/$st/, not run on $TREE"; continue; }
-			die "$arch is a stage that TREE=$TREE has no set-up for: there is no $PNAME/$st/ (see README, \"Two trees\")"
+			die "$arch is a stage that TREE=$TREE has no set-up for: there is no $PNAME/$st/ (see docs/reference.md, \"Trees: 7.3 and its backports\")"
 		fi ;;
 	esac
 	case "$arch" in

@@ -57,7 +57,7 @@ if [ "${E2E_BUILD:-1}" = 1 ]; then
 	KUNITCONFIG=$(topics_kunitconfig "${KUNITCONFIG:-$TOP/kunitconfig}")
 	export KUNITCONFIG
 	our_kunit_args "$arch" "$build"
-	(cd "$SRC" && PATH=$TOP/scripts/runs/tty:$PATH \
+	(cd "$SRC" && PATH=$TOP/scripts/runs/kunit-path:$PATH \
 		python3 tools/testing/kunit/kunit.py build --jobs "$(nproc)" "${KARGS[@]}") ||
 		fail "the kernel did not build (see above)"
 fi

@@ -80,7 +80,7 @@ kunit() {
 	rm -f "$bd/test.log" "$RESULTS/$run".{log,ktap,junit.xml}
 	KUNITCONFIG=$3 our_kunit_args "$arch" "$bd"
 	shift 3
-	(cd "$CACHE/experiment" && PATH=$TOP/scripts/runs/tty:$PATH python3 \
+	(cd "$CACHE/experiment" && PATH=$TOP/scripts/runs/kunit-path:$PATH python3 \
 		tools/testing/kunit/kunit.py exec "${KARGS[@]}" --timeout 1200 "$@") \
 		>"$out/$run.out" 2>&1 || true
 	[ -f "$bd/test.log" ] || return 1
@@ -174,7 +174,7 @@ if [ $base = 1 ]; then
 		grep -E '^# CONFIG_.* is not set' "$kc"
 	} >"$out/base.kunitconfig"
 	KUNITCONFIG=$out/base.kunitconfig our_kunit_args "$arch" "$bb"
-	if ! (cd "$BASE" && PATH=$TOP/scripts/runs/tty:$PATH python3 tools/testing/kunit/kunit.py \
+	if ! (cd "$BASE" && PATH=$TOP/scripts/runs/kunit-path:$PATH python3 tools/testing/kunit/kunit.py \
 		build --jobs "$(nproc)" "${KARGS[@]}") >"$out/base-build.out" 2>&1; then
 		record base-kcsan-e2e no - - - "the baseline did not build: see $out/base-build.out"
 		rc=1

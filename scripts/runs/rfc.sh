@@ -146,7 +146,7 @@ for name in $(echo "$runs" | cut -d' ' -f1 | uniq); do
 		fi
 		KUNITCONFIG=$kc our_kunit_args "$ra" "$bd"
 		rm -f "$bd/test.log"
-		(cd "$CACHE/experiment" && PATH=$TOP/scripts/runs/tty:$PATH python3 \
+		(cd "$CACHE/experiment" && PATH=$TOP/scripts/runs/kunit-path:$PATH python3 \
 			tools/testing/kunit/kunit.py exec "${KARGS[@]}" --timeout 600 \
 			"$suite") >>"$n.out" 2>&1 || true
 		if [ ! -f "$bd/test.log" ]; then

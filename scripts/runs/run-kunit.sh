@@ -73,8 +73,9 @@ args+=(--timeout "$timeout" --json="$RESULTS/$arch.json")
 [ -n "$filter" ] && args+=("$filter")
 
 rc=0
-# scripts/runs/tty/stty: no stty error from kunit.py without a terminal.
-(cd "$SRC" && PATH=$TOP/scripts/runs/tty:$PATH \
+# scripts/runs/kunit-path/: no stty error from kunit.py without a terminal,
+# and QEMU under TCG only (kunit.py asks for KVM first from 6.13 on).
+(cd "$SRC" && PATH=$TOP/scripts/runs/kunit-path:$PATH \
 	${KUNIT_PY:-python3 tools/testing/kunit/kunit.py} "${args[@]}") || rc=$?
 # kunit.py booted what it built: the build finished.
 [ "${args[0]}" = run ] && [ -f "$build/test.log" ] && mark_built "$build" "$key"

@@ -72,11 +72,12 @@ class Harness(unittest.TestCase):
         os.makedirs(src)
         shutil.copy(os.path.join(FIX, 'tree', 'hello.c'), src)
         # The self-test is of the 6.1 tree, whatever tree started it
-        # (make selftest TREE=6.12, make rebase TREE=6.12)
+        # (make selftest, of 7.3 by default; make rebase TREE=6.12)
         tree_env = {k: v for k, v in os.environ.items()
                     if k not in ('TREE', 'DMATOPICS_TREE',
                                  'DMATOPICS_CACHE_ROOT', 'CACHE',
                                  'CCACHE_DIR', 'LINUX_SOURCE_VERSION')}
+        tree_env['TREE'] = '6.1'
         ver = subprocess.run(
             ['bash', '-c', f'. {SCRIPTS}/common.sh; source_version'],
             env=tree_env, capture_output=True, text=True).stdout.strip()
@@ -97,13 +98,14 @@ class Harness(unittest.TestCase):
         # LINUX_SOURCE_VERSION stays when that run is of 6.1, the package
         # version a rebase has installed (the scripts under test would
         # otherwise install the pinned one).
-        if os.environ.get('TREE', '6.1') != '6.1':
+        if os.environ.get('TREE', '7.3') != '6.1':
             self.env.pop('LINUX_SOURCE_VERSION', None)
         for k in ('LOCK_FD', 'TOPICS', 'KUNITCONFIG', 'TIER', 'FILTER',
                   'KUNIT_BUILD_DIR', 'TREE', 'DMATOPICS_TREE',
                   'DMATOPICS_CACHE_ROOT', 'CCACHE_DIR', 'CHECK_TREES',
                   'CHECK_MULTI', 'CHECK_COMMON'):
             self.env.pop(k, None)
+        self.env['TREE'] = '6.1'
 
     def series(self, *names, topics=None, patches=None):
         """kernel-patches/ with one topic "t" whose series is NAMES, or
@@ -298,7 +300,7 @@ class Harness(unittest.TestCase):
     def test_an_unknown_tree_is_named_and_no_cache_is_made(self):
         r = self.tree_vars('6.2', {'CACHE': os.path.join(self.tmp, 'new')})
         self.assertNotEqual(r.returncode, 0)
-        self.assertIn("error: unknown TREE '6.2'; the trees are: 6.1 6.12",
+        self.assertIn("error: unknown TREE '6.2'; the trees are: 6.1 6.12 7.3",
                       r.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.tmp, 'new')))
         r = self.run_script('apply.sh', env=dict(self.env, TREE='5.10'))
@@ -319,6 +321,26 @@ class Harness(unittest.TestCase):
         self.assertEqual(r.stdout.split('\n')[:3], [
             f'{self.cache}-6.12|{top}/kernel-patches/6.12|linux-source-6.12|'
             'kernel-patches/6.12', f'{self.cache}-6.12', self.cache])
+
+    def test_the_default_tree_is_7_3_and_the_trees_are_data(self):
+        top = os.path.dirname(SCRIPTS)
+        env = dict(self.env)
+        env.pop('PATCHES')
+        env.pop('TREE')
+        r = subprocess.run(
+            ['bash', '-c', f'. {SCRIPTS}/common.sh; echo "$TREE|$CACHE|'
+             '$PACKAGE|$APT_SOURCE|$KNOWN_TREES|$(apt_source_suite)"'],
+            env=env, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.strip(), '|'.join([
+            '7.3', f'{self.cache}-7.3', 'linux-source-7.3',
+            f'{top}/kernel-patches/7.3/apt-source', '6.1 6.12 7.3',
+            'trixie-backports']))
+        # The backports come from Debian 12's own suites
+        r = subprocess.run(
+            ['bash', '-c', f'. {SCRIPTS}/common.sh; echo "[$(apt_source_suite)]"'],
+            env=dict(env, TREE='6.12'), capture_output=True, text=True)
+        self.assertEqual(r.stdout.strip(), '[]', r.stderr)
 
     def test_topics_apply_in_the_order_of_the_topics_file(self):
         self.series(topics={'a': [GOOD[0]], 'b': [GOOD[1]]})

@@ -2,7 +2,10 @@
 # Install the Debian packages the build and the QEMU runs need, only those
 # that are missing, and linux-source-TREE at the version linux-source.pin
 # names (up- or downgraded to it).  If the archive no longer has that
-# version, say so and name the command that moves to the newest.  As
+# version, say so and name the command that moves to the newest.  A tree
+# whose package comes from another suite (kernel-patches/TREE/apt-source,
+# 7.3's trixie-backports) gets that source added, taking only its
+# package.  As
 # non-root, print the exact apt-get command instead.
 #
 # usage: scripts/trees/deps.sh [ARCH | PART...]     (default: every supported
@@ -70,6 +73,11 @@ run as root:  apt-get update && $cmd"
 fi
 note "installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
+# A tree whose package is not in Debian 12's suites (kernel-patches/TREE/
+# apt-source): that source first, alone, so that a source out of reach
+# or without the pinned version stops here naming it, with nothing
+# installed, and never gets in the way of the other trees' packages.
+[ "$have" = "$pin" ] || apt_source_add "$pin"
 apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null || die "apt-get update failed"
 if [ "$have" != "$pin" ] &&
 	! apt-cache madison $PACKAGE | awk '{ print $3 }' | grep -qxF "$pin"; then
@@ -77,7 +85,7 @@ if [ "$have" != "$pin" ] &&
 	die "$PACKAGE $pin, the version the series is tested on
 ($PNAME/linux-source.pin), is no longer in the archive$([ "$have" = unknown ] || echo " (installed: $have)").
 Move the series to the newest version the archive has:
-  make rebase$([ "$TREE" = 6.1 ] || echo " TREE=$TREE") VERSION=${newest:-NEWEST}"
+  $(rebase_cmd) VERSION=${newest:-NEWEST}"
 fi
 [ "$have" = "$pin" ] || [ "$have" = unknown ] ||
 	note "$PACKAGE $have is installed; installing $pin, the version of $PNAME/linux-source.pin"

@@ -24,7 +24,7 @@
 . "$(dirname "$0")/../common.sh"
 
 new=${1:-}
-[ -n "$new" ] || die "usage: make rebase$([ "$TREE" = 6.1 ] || echo " TREE=$TREE") VERSION=V (apt-cache madison $PACKAGE lists the versions)"
+[ -n "$new" ] || die "usage: $(rebase_cmd) VERSION=V (apt-cache madison $PACKAGE lists the versions)"
 [ -z "${TOPICS:-}" ] || die "make rebase moves every topic series: unset TOPICS"
 old=$(pinned_version)
 [ "$new" != "$old" ] || die "the series is already pinned to $PACKAGE $new"
@@ -42,6 +42,7 @@ NEWCACHE=$CACHE.rebase
 [ ! -e "$NEWCACHE" ] || die "$NEWCACHE exists (the work of an earlier make rebase): remove it first"
 
 [ "$(id -u)" = 0 ] || die "make rebase installs $PACKAGE $new: run it as root"
+apt_source_add "$new"
 apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null || die "apt-get update failed"
 have=$(apt-cache madison $PACKAGE | awk '{ print $3 }')
 echo "$have" | grep -qxF -- "$new" ||
