@@ -26,7 +26,7 @@ help:
 	@echo "make check [ARCH=x]  the gate, on every tree (TREE=...: one): 7.3's suites and"
 	@echo "                     e2e boot on x86_64 and arm; on each tree tools/testing/scatterlist"
 	@echo "                     and checkpatch; plan, splats"
-	@echo "make check-full [ARCH=x]  the whole matrix, both trees: every arch and configuration,"
+	@echo "make check-full [ARCH=x]  the whole matrix, every tree: every arch and configuration,"
 	@echo "                     KCSAN, faults, on 6.1 the RFCs (ARCH=um, host, configs-ARCH,"
 	@echo "                     rfc, kcsan, faults: that part alone; a CI job's: alltests-ARCH,"
 	@echo "                     builds-ARCH, rfc-NAME[-ARCH], kcsan-series|-base|-rfc-NAME, faults-ARCH)"

@@ -97,7 +97,11 @@ def make_dtb(qemu_arch, qemu_params, ram_end):
 				 paged_hi=paged >> 32, paged_lo=paged & 0xffffffff,
 				 size=POOL_SIZE, base=RAM_BASE, uio=UIO_BASE,
 				 uio_size=UIO_SIZE, uio_spi=UIO_SPI)
-	qemu = shutil.which(f'qemu-system-{qemu_arch}') or f'qemu-system-{qemu_arch}'
+	# Debian's QEMU, not the harness's TCG wrapper of the same name
+	# (scripts/runs/kunit-path/), whose date says nothing of QEMU's
+	qemu = f'/usr/bin/qemu-system-{qemu_arch}'
+	if not os.path.exists(qemu):
+		qemu = shutil.which(f'qemu-system-{qemu_arch}') or qemu
 	cmd = [qemu, '-nodefaults', '-m', '1024'] + list(qemu_params)
 	key = hashlib.sha256(repr((cmd, os.path.getmtime(qemu) if os.path.exists(qemu) else 0,
 				   overlay)).encode()).hexdigest()[:16]

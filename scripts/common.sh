@@ -237,17 +237,18 @@ apt_source_suite() {
 # source in /etc/apt/sources.list.d/ with a preference that takes from it
 # only $PACKAGE, and only at VERSION.  If the source cannot be reached,
 # or lacks VERSION, stop naming it, having added nothing to /etc/apt.
-# As root only.  usage: apt_source_add VERSION
+# As root only.  usage: apt_source_add VERSION [WHAT NAMES IT]
 apt_source_add() {
 	[ -f "$APT_SOURCE" ] || return 0
-	local want=$1 suite name list prefs tmp out have
+	local want=$1 who=${2:-"the version $PNAME/linux-source.pin names"}
+	local suite name list prefs tmp out have
 	suite=$(apt_source_suite)
 	[ -n "$suite" ] || die "$PNAME/apt-source names no Suites:"
 	name=dmatopics-$PACKAGE
 	list=/etc/apt/sources.list.d/$name.sources
 	prefs=/etc/apt/preferences.d/$name
 	tmp=$(mktemp -d)
-	grep -v -E '^(#|[[:space:]]*$)' "$APT_SOURCE" >"$tmp/$name.sources"
+	grep -v '^#' "$APT_SOURCE" >"$tmp/$name.sources"	# stanzas kept apart
 	note "fetching the index of $suite ($PNAME/apt-source) for $PACKAGE"
 	out=$(apt-get -o DPkg::Lock::Timeout=600 update -q \
 		-o Dir::Etc::sourcelist="$tmp/$name.sources" \
@@ -265,7 +266,7 @@ Nothing was installed or changed; the other trees do not need it."
 		-o Dir::Etc::sourceparts=- madison "$PACKAGE" | awk '{ print $3 }')
 	if ! echo "$have" | grep -qxF -- "$want"; then
 		rm -rf "$tmp"
-		die "$PACKAGE $want, the version $PNAME/linux-source.pin names, is not in $suite;
+		die "$PACKAGE $want, $who, is not in $suite;
 it has: ${have:-no version of $PACKAGE}$(echo; newest=$(echo "$have" | head -n 1)
 			[ -z "$newest" ] || echo "Move the series to the newest:  $(rebase_cmd) VERSION=$newest")
 Nothing was installed or changed."
@@ -273,7 +274,8 @@ Nothing was installed or changed."
 	cp "$tmp/$name.sources" "$list"
 	cat >"$prefs" <<-EOF
 	# dmatopics: only $PACKAGE, at the version of $PNAME/linux-source.pin,
-	# from $suite; nothing else is taken from it.
+	# from $suite; nothing else is taken from it (from any source of that
+	# suite on this machine).
 	Package: $PACKAGE
 	Pin: release n=$suite
 	Pin-Priority: 500

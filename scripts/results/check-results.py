@@ -95,7 +95,10 @@ def tree_plan(absent=()):
         for key, expect in parse_plan(extra, absent).items():
             if key not in plan:
                 sys.exit(f'{extra}: {key[0]}.{key[1]} is not in kunit/plan')
-            plan[key] = expect
+            if expect:
+                plan[key] = expect
+            else:
+                del plan[key]	# "none": a run of it is not planned
     return plan
 
 

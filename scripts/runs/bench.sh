@@ -15,8 +15,12 @@
 #
 # usage: scripts/runs/bench.sh [ARCH...]
 . "$(dirname "$0")/../common.sh"
-[ "${BENCH_2004:-1}" = 0 ] || ls "$PATCHES"/experiments/*.patch >/dev/null 2>&1 ||
-	die "no $PNAME/experiments/*.patch: no 2004 allocator for this tree (BENCH_2004=0 boots only the kernel's own order)"
+if [ "${BENCH_2004:-1}" != 0 ] && ! ls "$PATCHES"/experiments/*.patch >/dev/null 2>&1; then
+	[ -z "${BENCH_2004:-}" ] ||
+		die "BENCH_2004=$BENCH_2004, but there is no $PNAME/experiments/*.patch: no 2004 allocator for this tree"
+	note "no $PNAME/experiments/*.patch: no 2004 allocator for $TREE, only the kernel's own order is booted"
+	export BENCH_2004=0
+fi
 
 [ $# -gt 0 ] || set -- $SUPPORTED_ARCHES
 # Each tree's logs apart: a run that boots only one kernel

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make check / make check-full [ARCH...]: for each tree of CHECK_TREES (the
-# Makefile's: both, or the TREE given), checkpatch, then our KUnit suites
+# Makefile's: every tree, or the TREE given), checkpatch, then our KUnit suites
 # on the arches given (x86_64, arm, arm-lpae: 32-bit ARM with LPAE, arm64),
 # each but arm-lpae followed by its end-to-end boot (scripts/runs/e2e.sh);
 # alongside them, the harness self-test and CI lint (once) and the
@@ -100,7 +100,7 @@ for arch in "$@"; do
 		[ "$TIER" = full ] || die "$arch is a stage of make check-full, not of make check"
 		st=$(stage_of_part "$arch")
 		if ! tree_has_stage "$st"; then
-			# Asked of both trees: run where it exists
+			# Asked of every tree: run where it exists
 			[ "${CHECK_MULTI:-0}" = 0 ] || { note "$arch: $TREE has no $PNAME/$st/, not run on $TREE"; continue; }
 			die "$arch is a stage that TREE=$TREE has no set-up for: there is no $PNAME/$st/ (see docs/reference.md, \"Trees: 7.3 and its backports\")"
 		fi ;;
@@ -265,7 +265,7 @@ done
 [ $rc -eq 0 ] || echo "error: a stage failed (see above and $RESULTS/stages.tsv)"
 "$TOP/scripts/results/check-results.py" "${args[@]}" \
 	$([ ${#config_arches[@]} -eq 0 ] || echo --configs) || rc=1
-# A stage that failed fails this tree in a run over both (its counts'
+# A stage that failed fails this tree in a run over several (its counts'
 # last field)
 [ $rc -eq 0 ] || [ ! -f "$RESULTS/totals" ] || sed -i 's/ [01]$/ 1/' "$RESULTS/totals"
 exit $rc

@@ -114,6 +114,10 @@ x86_64) timeout=${E2E_TIMEOUT:-120} kargs=(acpi=noirq) ;;
 esac
 note "$name: booting with init scripts/runs/e2e/odirect.c, $mib MiB, levels $levels"
 rc=0
+# kunit-path/: QEMU under TCG only, as for the KUnit runs (e2e-boot.py
+# starts it through the tree's kunit.py code, which asks for KVM first
+# from 6.13 on)
+PATH=$TOP/scripts/runs/kunit-path:$PATH \
 /usr/bin/python3 "$TOP/scripts/runs/e2e-boot.py" --tree "$SRC" --build-dir "$build" \
 	--qemu-config "$TOP/arch-qemu-configs/$arch.py" ${cross:+--cross "$cross"} \
 	--initrd "$work/initramfs.cpio" --disk "$work/disk.img" \

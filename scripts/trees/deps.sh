@@ -68,6 +68,11 @@ have=$(source_version)
 
 cmd="apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends --allow-downgrades$missing"
 if [ "$(id -u)" != 0 ]; then
+	[ -z "$(apt_source_suite)" ] || [ "$have" = "$pin" ] ||
+		die "missing Debian packages:$missing
+$PACKAGE comes from $(apt_source_suite) ($PNAME/apt-source), which this script
+adds as an apt source taking only that package: run it as root,
+  $0 $*"
 	die "missing Debian packages:$missing
 run as root:  apt-get update && $cmd"
 fi

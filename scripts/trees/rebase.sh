@@ -42,7 +42,7 @@ NEWCACHE=$CACHE.rebase
 [ ! -e "$NEWCACHE" ] || die "$NEWCACHE exists (the work of an earlier make rebase): remove it first"
 
 [ "$(id -u)" = 0 ] || die "make rebase installs $PACKAGE $new: run it as root"
-apt_source_add "$new"
+apt_source_add "$new" "the version asked for"
 apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null || die "apt-get update failed"
 have=$(apt-cache madison $PACKAGE | awk '{ print $3 }')
 echo "$have" | grep -qxF -- "$new" ||
