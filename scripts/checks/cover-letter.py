@@ -64,10 +64,16 @@ def test_plan(plan, paths):
     extra = {}
     tree = os.environ.get('TREE', '7.3')
     other = os.path.join(os.path.dirname(plan), f'plan-{tree}')
+    # and its bare section headings ("# FILE (CONFIG_X)") those of the
+    # same option: where the tree keeps the file
+    heads = {}
     if tree != '6.1' and os.path.exists(other):
         for line in read_lines(other):
             if line.strip() and not line.startswith('#'):
                 extra[line.split()[0]] = line.rstrip('\n')
+            m = re.match(r'^# \S+ \((CONFIG_\w+)\)\.?$', line.rstrip('\n'))
+            if m:
+                heads[m.group(1)] = line.rstrip('\n')
     for line in read_lines(plan):
         line = line.rstrip('\n')
         if line.split() and line.split()[0] in extra:
@@ -75,6 +81,9 @@ def test_plan(plan, paths):
         if not line:
             mine = False	# a section ends at a blank line
             continue
+        m = re.match(r'^# \S+ \((CONFIG_\w+)', line)
+        if m and m.group(1) in heads:
+            line = heads[m.group(1)]
         m = re.match(r'^# (\S+) \(', line)
         if m:
             mine = any(m.group(1).startswith(p) for p in paths)
