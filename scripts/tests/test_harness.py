@@ -712,6 +712,32 @@ class Harness(unittest.TestCase):
         self.assertIn('error: x86_64: alpha.three_is_not_planned ran but is '
                       'not in kunit/plan', r.stdout)
 
+    def test_a_tree_without_a_case_of_the_plan_has_it_as_none(self):
+        # kunit/plan-7.3: the case 7.3's series does not have is planned
+        # nowhere there, so that a run of it is unplanned; the other rows
+        # of kunit/plan-7.3 replace the plan's
+        code = ('import importlib.util, sys\n'
+                f'spec = importlib.util.spec_from_file_location("cr", '
+                f'"{SCRIPTS}/results/check-results.py")\n'
+                'cr = importlib.util.module_from_spec(spec)\n'
+                'spec.loader.exec_module(cr)\n'
+                'plan = cr.tree_plan()\n'
+                'print(("dma_required_mask", "dma_direct_supported_refuses_'
+                'a_mask_below_the_top_of_memory") in plan)\n'
+                'print(plan[("dma_required_mask", "dma_get_required_mask_'
+                'asks_the_dma_ops")].get("x86_64"))\n')
+        env = dict(self.env, TREE='7.3')
+        env.pop('PLAN')
+        r = subprocess.run(['python3', '-c', code], env=env,
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.split('\n')[:2], [
+            'False', 'CONFIG_ARCH_HAS_DMA_OPS is off: no DMA ops to ask'])
+        env['TREE'] = '6.1'
+        r = subprocess.run(['python3', '-c', code], env=env,
+                           capture_output=True, text=True)
+        self.assertEqual(r.stdout.split('\n')[:2], ['True', 'None'], r.stderr)
+
     def test_cases_of_a_topic_left_out_are_not_expected(self):
         # make check TOPICS=...: the plan rows under the option of a topic
         # series that was left out are not expected; every other row is.
