@@ -95,11 +95,9 @@ def tree_plan(absent=()):
         for key, expect in parse_plan(extra, absent).items():
             if key not in plan:
                 sys.exit(f'{extra}: {key[0]}.{key[1]} is not in kunit/plan')
-            if expect:
-                plan[key] = expect
-            else:
-                del plan[key]	# "none": a run of it is not planned
-    return plan
+            plan[key] = expect
+    # "none" (no arch): a run of the case is not planned
+    return {key: expect for key, expect in plan.items() if expect}
 
 
 def plan_arch(arch):

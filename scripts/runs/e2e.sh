@@ -116,7 +116,7 @@ note "$name: booting with init scripts/runs/e2e/odirect.c, $mib MiB, levels $lev
 rc=0
 # kunit-path/: QEMU under TCG only, as for the KUnit runs (e2e-boot.py
 # starts it through the tree's kunit.py code, which asks for KVM first
-# from 6.13 on)
+# in 7.3, not in 6.12)
 PATH=$TOP/scripts/runs/kunit-path:$PATH \
 /usr/bin/python3 "$TOP/scripts/runs/e2e-boot.py" --tree "$SRC" --build-dir "$build" \
 	--qemu-config "$TOP/arch-qemu-configs/$arch.py" ${cross:+--cross "$cross"} \

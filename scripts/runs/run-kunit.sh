@@ -74,7 +74,7 @@ args+=(--timeout "$timeout" --json="$RESULTS/$arch.json")
 
 rc=0
 # scripts/runs/kunit-path/: no stty error from kunit.py without a terminal,
-# and QEMU under TCG only (kunit.py asks for KVM first from 6.13 on).
+# and QEMU under TCG only (7.3's kunit.py asks for KVM first; 6.12's does not).
 (cd "$SRC" && PATH=$TOP/scripts/runs/kunit-path:$PATH \
 	${KUNIT_PY:-python3 tools/testing/kunit/kunit.py} "${args[@]}") || rc=$?
 # kunit.py booted what it built: the build finished.
