@@ -87,6 +87,19 @@ apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null || die "apt-get update f
 if [ "$have" != "$pin" ] &&
 	! apt-cache madison $PACKAGE | awk '{ print $3 }' | grep -qxF "$pin"; then
 	newest=$(apt-cache madison $PACKAGE | awk 'NR == 1 { print $3 }')
+	# The newest version the apt sources have is older than the pin: they
+	# lack the suite the pin comes from (Debian 12's kernel updates come
+	# in bookworm-security and bookworm-updates), and a rebase to it
+	# would go backwards.
+	if [ -z "$newest" ] || dpkg --compare-versions "$newest" lt "$pin"; then
+		found="no $PACKAGE"
+		[ -z "$newest" ] || found="only $newest, older than that"
+		die "$PACKAGE $pin, the version the series is tested on
+($PNAME/linux-source.pin), is not in this machine's apt sources, which have
+$found: a suite is missing from them (/etc/apt/sources.list,
+/etc/apt/sources.list.d/; Debian 12's kernel updates come in
+bookworm-security and bookworm-updates).  Nothing was installed."
+	fi
 	die "$PACKAGE $pin, the version the series is tested on
 ($PNAME/linux-source.pin), is no longer in the archive$([ "$have" = unknown ] || echo " (installed: $have)").
 Move the series to the newest version the archive has:
