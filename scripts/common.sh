@@ -62,6 +62,8 @@ TARBALL=/usr/src/$PACKAGE.tar.xz
 PATCHES=${PATCHES:-$TOP/kernel-patches/$TREE}
 PNAME=kernel-patches/$TREE
 PIN=$TOP/kernel-patches/$TREE/linux-source.pin
+# What the tree's suites need beyond our kunitconfig (optional)
+TREE_KUNITCONFIG=$TOP/kernel-patches/$TREE/kunitconfig
 APT_SOURCE=$TOP/kernel-patches/$TREE/apt-source
 SRC=$CACHE/linux
 APPLY=$CACHE/apply
@@ -462,22 +464,30 @@ series_key() {
 	} | sha1sum | cut -c1-16
 }
 
-# With TOPICS, our kunitconfig less the options that no topic applied
-# defines (the suites of the other topics), written to a file in the
-# cache whose name is printed; without, the kunitconfig unchanged.  Run
-# with the build tree at the series.  usage: topics_kunitconfig KUNITCONFIG
+# KUNITCONFIG, and with our kunitconfig the tree's additions to it
+# (TREE_KUNITCONFIG), on stdout.  usage: tree_kunitconfig KUNITCONFIG
+tree_kunitconfig() {
+	cat "$1"
+	if [ "$1" = "$TOP/kunitconfig" ] && [ -f "$TREE_KUNITCONFIG" ]; then
+		cat "$TREE_KUNITCONFIG"
+	fi
+}
+
+# Our kunitconfig and the tree's additions, less the options that the
+# tree, at the series, does not define: the kunitconfig serves every
+# tree, whose series may name a suite's option differently (the plan
+# check still fails a suite that did not run), and with TOPICS the suites
+# of the other topics are not defined either.  Written to a file in the
+# cache whose name is printed.  Run with the build tree at the series.
+# usage: topics_kunitconfig KUNITCONFIG
 topics_kunitconfig() {
 	local in=$1 out
-	if [ -z "${TOPICS:-}" ]; then
-		echo "$in"
-		return
-	fi
-	out=$CACHE/kunitconfig-topics-$( { echo "$TOPICS"; cat "$in" "$CACHE/linux.state"; } |
+	out=$CACHE/kunitconfig-topics-$( { echo "${TOPICS:-}"; tree_kunitconfig "$in"; cat "$CACHE/linux.state"; } |
 		sha1sum | cut -c1-16)
 	if [ ! -f "$out" ]; then
 		local tmp
 		tmp=$(mktemp "$out.XXXXXX")
-		defined_options <"$in" >"$tmp"
+		tree_kunitconfig "$in" | defined_options >"$tmp"
 		mv -f "$tmp" "$out"
 	fi
 	echo "$out"

@@ -79,7 +79,7 @@ for arch in "$@"; do
 		PATCHES=$p "$TOP/scripts/trees/apply.sh" >"$work/apply$k.out" 2>&1 ||
 			{ cat "$work/apply$k.out"; die "$arch $k $name: the series up to this patch does not apply"; }
 		# Only the kunitconfig symbols that exist at this position.
-		defined_options <"$TOP/kunitconfig" >"$work/kunitconfig$k"
+		tree_kunitconfig "$TOP/kunitconfig" | defined_options >"$work/kunitconfig$k"
 		ok=1 why=
 		out=$work/r$k-$arch.out
 		PATCHES=$p RESULTS=$work/r$k KUNITCONFIG=$work/kunitconfig$k \

@@ -58,22 +58,24 @@ def test_plan(plan, paths):
     """The rows of the plan sections ("# FILE (...)" comments) whose file
     lies under one of PATHS.  A section ends at a blank line, so that the
     sections of other tests (the end-to-end boot) belong to no topic."""
-    rows, mine = [], False
+    rows, mine, head = [], False, []
     # Another tree's rows (kunit/plan-TREE, beside the plan) replace the
     # plan's rows of the same cases
     extra = {}
     tree = os.environ.get('TREE', '7.3')
     other = os.path.join(os.path.dirname(plan), f'plan-{tree}')
     # and its bare section headings ("# FILE (CONFIG_X)") those of the
-    # same option: where the tree keeps the file
+    # same option, or of CONFIG_Y with "# FILE (CONFIG_X) in place of
+    # CONFIG_Y": where the tree keeps the file, under which option
     heads = {}
     if tree != '6.1' and os.path.exists(other):
         for line in read_lines(other):
             if line.strip() and not line.startswith('#'):
                 extra[line.split()[0]] = line.rstrip('\n')
-            m = re.match(r'^# \S+ \((CONFIG_\w+)\)\.?$', line.rstrip('\n'))
+            m = re.match(r'^(# \S+ \((CONFIG_\w+)\))'
+                         r'(?: in place of (CONFIG_\w+))?\.?$', line.rstrip('\n'))
             if m:
-                heads[m.group(1)] = line.rstrip('\n')
+                heads[m.group(3) or m.group(2)] = m.group(1)
     for line in read_lines(plan):
         line = line.rstrip('\n')
         if line.split() and line.split()[0] in extra:
@@ -87,14 +89,15 @@ def test_plan(plan, paths):
         m = re.match(r'^# (\S+) \(', line)
         if m:
             mine = any(m.group(1).startswith(p) for p in paths)
-            if mine:
-                rows.append('')
-                rows.append('  ' + line[2:])
+            # the heading goes out with the section's first case
+            head = ['', '  ' + line[2:]] if mine else []
             continue
         if mine and line and not line.startswith('#'):
             case, _, where = line.partition(' ')
             if where.split() == ['none']:
                 continue	# not a case of this tree
+            rows += head
+            head = []
             rows.append(f'    {case}: {" ".join(where.split())}')
     return rows
 
@@ -103,9 +106,10 @@ def recipients(path):
     """(To, Cc) from get_maintainer.pl --roles output."""
     to, cc = [], []
     for line in read_lines(path):
-        # The person ends at the first " (": a role may hold parentheses
-        # of its own, "maintainer:MEDIA INPUT INFRASTRUCTURE (V4L/DVB)".
-        m = re.match(r'^(.*?\S)\s+\((.*)\)\s*$', line)
+        # The person ends at the first " (" after the address: a name may
+        # hold parentheses ("Joerg Roedel (AMD)" <joro@...>), and so may a
+        # role, "maintainer:MEDIA INPUT INFRASTRUCTURE (V4L/DVB)".
+        m = re.match(r'^(.*?@\S*)\s+\((.*)\)\s*$', line)
         if not m:
             continue
         who, role = m.groups()

@@ -55,7 +55,7 @@ printf 'config\tarch\tbuilt\tbooted\tpassed\twarnings\tcases\tnote\n' >"$tsv"
 lock shared
 "$TOP/scripts/trees/apply.sh"
 series=$(cat "$CACHE/linux.state")
-# With TOPICS, only the options of the topics applied.
+# Only the options the tree defines (with TOPICS, of the topics applied).
 KUNITCONFIG=$(topics_kunitconfig "${KUNITCONFIG:-$TOP/kunitconfig}")
 export KUNITCONFIG
 ver=$(source_version)

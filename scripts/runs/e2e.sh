@@ -53,7 +53,7 @@ fail() {
 lock shared
 if [ "${E2E_BUILD:-1}" = 1 ]; then
 	"$TOP/scripts/trees/apply.sh" || fail "the series does not apply (see above)"
-	# With TOPICS, only the options of the topics applied.
+	# Only the options the tree defines (with TOPICS, of the topics applied).
 	KUNITCONFIG=$(topics_kunitconfig "${KUNITCONFIG:-$TOP/kunitconfig}")
 	export KUNITCONFIG
 	our_kunit_args "$arch" "$build"

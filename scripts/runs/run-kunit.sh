@@ -37,7 +37,7 @@ fail() {	# fail REASON: not run, for REASON
 # Held shared until the run ends: nobody changes the tree under the build.
 lock shared
 "$TOP/scripts/trees/apply.sh" || fail "the series does not apply (see above)"
-# With TOPICS, only the options of the topics applied.
+# Only the options the tree defines (with TOPICS, of the topics applied).
 KUNITCONFIG=$(topics_kunitconfig "${KUNITCONFIG:-$TOP/kunitconfig}")
 export KUNITCONFIG
 

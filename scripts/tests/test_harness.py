@@ -17,8 +17,9 @@ the exact error and the exit status:
   - baseline files (kunit/baseline/): one of another package version, a
     malformed one, a truncated one, one left by an interrupted write;
   - the test plan of a cover letter: a section ends at a blank line
-    (cover-letter.py), and a role in parentheses of its own keeps the
-    person whole.
+    (cover-letter.py), a tree renames a section or has no case of it,
+    and a role or a name with parentheses of its own keeps the person
+    whole.
 KTAP is read with kunit.py's parser from the cached kernel tree
 (KUNIT_TOOLS).
 """
@@ -715,7 +716,8 @@ class Harness(unittest.TestCase):
     def test_a_tree_without_a_case_of_the_plan_has_it_as_none(self):
         # kunit/plan-7.3: the case 7.3's series does not have is planned
         # nowhere there, so that a run of it is unplanned; the other rows
-        # of kunit/plan-7.3 replace the plan's
+        # of kunit/plan-7.3 replace the plan's, and a case only 7.3 has
+        # ("none" in the plan) is planned on 7.3 alone
         code = ('import importlib.util, sys\n'
                 f'spec = importlib.util.spec_from_file_location("cr", '
                 f'"{SCRIPTS}/results/check-results.py")\n'
@@ -724,8 +726,8 @@ class Harness(unittest.TestCase):
                 'plan = cr.tree_plan()\n'
                 'print(("dma_required_mask", "dma_direct_supported_refuses_'
                 'a_mask_below_the_top_of_memory") in plan)\n'
-                'print(plan[("dma_required_mask", "dma_get_required_mask_'
-                'asks_the_dma_ops")].get("x86_64"))\n')
+                'print(plan.get(("dma_required_mask", "dma_get_required_mask_'
+                'is_32_bits_behind_ops_without_an_answer"), {}).get("x86_64"))\n')
         env = dict(self.env, TREE='7.3')
         env.pop('PLAN')
         r = subprocess.run(['python3', '-c', code], env=env,
@@ -1364,6 +1366,51 @@ class CoverLetterPlan(unittest.TestCase):
             to, cc = mod.recipients(roles.name)
         self.assertEqual(to, ['A B <a@example.org>'])
         self.assertEqual(cc, ['list@example.org'])
+
+    def test_a_name_with_parentheses_keeps_the_person_whole(self):
+        mod = self.cover_letter()
+        with tempfile.NamedTemporaryFile('w', suffix='.roles') as roles:
+            roles.write('"J R (AMD)" <j@example.org> (maintainer:IOMMU '
+                        'SUBSYSTEM)\n'
+                        'R M <r@example.org> (reviewer:DMA MAPPING HELPERS)\n')
+            roles.flush()
+            to, cc = mod.recipients(roles.name)
+        self.assertEqual(to, ['"J R (AMD)" <j@example.org>'])
+        self.assertEqual(cc, ['R M <r@example.org>'])
+
+    def test_a_tree_renames_a_section_and_drops_one_it_has_no_case_of(self):
+        # kunit/plan-TREE: "# FILE (CONFIG_X) in place of CONFIG_Y" names
+        # the section of CONFIG_Y there; a section whose rows are all
+        # "none" there prints no heading
+        mod = self.cover_letter()
+        d = tempfile.mkdtemp()
+        with open(os.path.join(d, 'plan'), 'w') as plan:
+            plan.write('# kernel/a_kunit.c (CONFIG_A)\n'
+                       'a.one x86_64\n'
+                       '\n'
+                       '# kernel/c_kunit.c (CONFIG_C)\n'
+                       'c.three none\n'
+                       '\n'
+                       '# kernel/b_kunit.c (CONFIG_B)\n'
+                       'b.two none\n')
+        with open(os.path.join(d, 'plan-9.9'), 'w') as other:
+            other.write('# kernel/a2_kunit.c (CONFIG_A2) in place of '
+                        'CONFIG_A\n'
+                        'b.two arm\n')
+        old = os.environ.get('TREE')
+        os.environ['TREE'] = '9.9'
+        try:
+            rows = mod.test_plan(os.path.join(d, 'plan'), ['kernel/'])
+        finally:
+            if old is None:
+                del os.environ['TREE']
+            else:
+                os.environ['TREE'] = old
+            shutil.rmtree(d)
+        self.assertEqual(rows, ['', '  kernel/a2_kunit.c (CONFIG_A2)',
+                                '    a.one: x86_64',
+                                '', '  kernel/b_kunit.c (CONFIG_B)',
+                                '    b.two: arm'])
 
     def test_added_recipients_are_named_once_and_to_wins(self):
         mod = self.cover_letter()
