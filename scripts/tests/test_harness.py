@@ -1356,27 +1356,19 @@ class CoverLetterPlan(unittest.TestCase):
         self.assertEqual(rows, ['', '  lib/a_kunit.c (CONFIG_A)',
                                 '    a.one: x86_64 arm'])
 
-    def test_a_role_with_parentheses_keeps_the_person_whole(self):
+    def test_parentheses_in_a_role_or_a_name_keep_the_person_whole(self):
         mod = self.cover_letter()
         with tempfile.NamedTemporaryFile('w', suffix='.roles') as roles:
             roles.write('A B <a@example.org> (maintainer:MEDIA INPUT '
                         'INFRASTRUCTURE (V4L/DVB))\n'
+                        '"J R (AMD)" <j@example.org> (maintainer:IOMMU '
+                        'SUBSYSTEM)\n'
                         'list@example.org (open list)\n')
             roles.flush()
             to, cc = mod.recipients(roles.name)
-        self.assertEqual(to, ['A B <a@example.org>'])
+        self.assertEqual(to, ['A B <a@example.org>',
+                              '"J R (AMD)" <j@example.org>'])
         self.assertEqual(cc, ['list@example.org'])
-
-    def test_a_name_with_parentheses_keeps_the_person_whole(self):
-        mod = self.cover_letter()
-        with tempfile.NamedTemporaryFile('w', suffix='.roles') as roles:
-            roles.write('"J R (AMD)" <j@example.org> (maintainer:IOMMU '
-                        'SUBSYSTEM)\n'
-                        'R M <r@example.org> (reviewer:DMA MAPPING HELPERS)\n')
-            roles.flush()
-            to, cc = mod.recipients(roles.name)
-        self.assertEqual(to, ['"J R (AMD)" <j@example.org>'])
-        self.assertEqual(cc, ['R M <r@example.org>'])
 
     def test_a_tree_renames_a_section_and_drops_one_it_has_no_case_of(self):
         # kunit/plan-TREE: "# FILE (CONFIG_X) in place of CONFIG_Y" names
