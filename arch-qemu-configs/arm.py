@@ -4,10 +4,10 @@
 # end-to-end boot needs (e2e.config), two CPUs and
 # panic_on_warn=1, so that any WARN fails the run by itself.
 #
-# Device-local memory for the dma_coherent_pool and dma_coherent_mmap
-# suites, declared as boards declare it: the guest boots
-# with QEMU's own device tree plus two "shared-dma-pool" reserved-memory
-# regions (dtb.py).
+# Device-local memory for the harness's check of device tree pools (the
+# e2e boot's e2e_dt_shared_dma_pool, scripts/runs/e2e/dt-pools/), declared
+# as boards declare it: the guest boots with QEMU's own device tree plus
+# "shared-dma-pool" reserved-memory regions (dtb.py).
 # The first is the top 1M of RAM, which the kernel does not manage, so it
 # has no struct page: without HIGHMEM (as here) the kernel manages only
 # lowmem, below 0x70000000 with the 3G/1G split, and mem=1023M keeps the

@@ -8,7 +8,8 @@
 # 16-byte granularity, while generic mode checks every access against
 # byte-exact shadow memory.
 #
-# Device-local memory for the dma_coherent_pool suite: arm64 selects
+# Device-local memory for the harness's check of device tree pools (the
+# e2e boot's e2e_dt_shared_dma_pool, scripts/runs/e2e/dt-pools/): arm64 selects
 # OF_EARLY_FLATTREE, which selects DMA_DECLARE_COHERENT and gives
 # OF_RESERVED_MEM, and the pools are declared in the device tree as on
 # arm (dtb.py).  mem=896M keeps the top 128M of the 1G out of the memory

@@ -1,12 +1,17 @@
 # The device tree an ARM guest boots with: QEMU "virt"'s own, dumped with
 # the guest's machine options, plus device-local memory declared as boards
-# declare it: two "shared-dma-pool" reserved-memory regions with "no-map",
-# referenced by the "memory-region" of the node the dma_coherent_pool and
-# dma_coherent_mmap suites set up with of_reserved_mem_device_init_by_idx():
-#   0  1M at the end of RAM, which the guest's mem= keeps out of the memory
-#      map: memory with no struct page;
-#   1  1M at RAM + 256M, in the memory map but not mapped: struct pages
-#      (not at RAM + 128M: QEMU puts its own DTB there on 32-bit ARM).
+# declare it: three "shared-dma-pool" reserved-memory regions, referenced
+# by the "memory-region" of the node that the harness's check of them
+# (scripts/runs/e2e/dt-pools/, in the e2e boot) gives its devices with
+# of_reserved_mem_device_init_by_idx():
+#   0  1M with "no-map" at the end of RAM, which the guest leaves out of
+#      the memory it manages: memory with no struct page;
+#   1  1M with "no-map" at RAM + 256M, in the memory map but not mapped:
+#      struct pages (not at RAM + 128M: QEMU puts its own DTB there on
+#      32-bit ARM);
+#   2  1M without "no-map" at RAM + 258M, which the kernel maps: 32-bit
+#      ARM refuses such a pool; arm64 takes it and WARNs when a device gets
+#      it, so the check gives it to no device there.
 # The node sits on a bus whose dma-ranges put the device's view of memory
 # 1G below the CPU's, so DMA addresses differ from physical ones.
 #
@@ -29,6 +34,7 @@ RAM_BASE = 0x40000000	# QEMU virt, 32- and 64-bit
 POOL_SIZE = 0x100000
 UIO_BASE = RAM_BASE + 0x10100000	# after the pool with struct pages
 UIO_SIZE = 0x10000
+MAPPED_BASE = RAM_BASE + 0x10200000	# after the UIO device's memory
 UIO_SPI = 100			# QEMU virt's GIC has 256 interrupts; 100 is free
 
 OVERLAY = '''
@@ -48,6 +54,11 @@ OVERLAY = '''
 			compatible = "shared-dma-pool";
 			reg = <{paged_hi:#x} {paged_lo:#x} 0x0 {size:#x}>;
 			no-map;
+		}};
+
+		dma_kunit_mapped: pool@{mapped:x} {{
+			compatible = "shared-dma-pool";
+			reg = <0x0 {mapped:#x} 0x0 {size:#x}>;
 		}};
 
 		uio-e2e-memory@{uio:x} {{
@@ -70,7 +81,8 @@ OVERLAY = '''
 		dma-ranges = <0x0 0x0 0x0 {base:#x} 0x1 0x0>;
 
 		dma-coherent-kunit {{
-			memory-region = <&dma_kunit_nopage>, <&dma_kunit_paged>;
+			memory-region = <&dma_kunit_nopage>, <&dma_kunit_paged>,
+					<&dma_kunit_mapped>;
 		}};
 	}};
 }};
@@ -96,7 +108,7 @@ def make_dtb(qemu_arch, qemu_params, ram_end):
 				 nopage_lo=nopage & 0xffffffff, paged=paged,
 				 paged_hi=paged >> 32, paged_lo=paged & 0xffffffff,
 				 size=POOL_SIZE, base=RAM_BASE, uio=UIO_BASE,
-				 uio_size=UIO_SIZE, uio_spi=UIO_SPI)
+				 uio_size=UIO_SIZE, uio_spi=UIO_SPI, mapped=MAPPED_BASE)
 	# Debian's QEMU, not the harness's TCG wrapper of the same name
 	# (scripts/runs/kunit-path/), whose date says nothing of QEMU's
 	qemu = f'/usr/bin/qemu-system-{qemu_arch}'

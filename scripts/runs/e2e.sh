@@ -70,7 +70,8 @@ work=$(mktemp -d "$CACHE/e2e/$name.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cross=$(cross_of "$arch")
 "${cross}gcc" -static -pthread -O2 -Wall -Wextra -Werror -o "$work/init" \
-	"$TOP/scripts/runs/e2e/odirect.c" "$TOP/scripts/runs/e2e/uio.c" "$TOP/scripts/runs/e2e/faults.c" ||
+	"$TOP/scripts/runs/e2e/odirect.c" "$TOP/scripts/runs/e2e/uio.c" "$TOP/scripts/runs/e2e/faults.c" \
+	"$TOP/scripts/runs/e2e/kmod.c" ||
 	fail "the init program did not build"
 gcc -O2 -o "$work/gen_init_cpio" "$SRC/usr/gen_init_cpio.c" ||
 	fail "usr/gen_init_cpio did not build"
@@ -98,6 +99,40 @@ if [ -n "${E2E_MODULES:-}" ]; then
 	done
 	echo "file /modules/order $work/order 0644 0 0" >>"$work/initramfs.list"
 fi
+# The harness's KUnit modules for this tree and arch (kernel-patches/TREE/
+# e2e-kmod), built against the booted kernel, in /kmod for kmod.c; the
+# boot then has kunit.autorun=0, so that they run when the init asks.
+kmod_args=()
+if [ -f "$PATCHES/e2e-kmod" ]; then
+	while read -r dir suite arches; do
+		case "$dir" in '' | '#'*) continue ;; esac
+		case " $arches " in *" $arch "*) ;; *) continue ;; esac
+		[ -d "$TOP/scripts/runs/e2e/$dir" ] ||
+			fail "$PNAME/e2e-kmod: no scripts/runs/e2e/$dir"
+		mkdir -p "$work/kmod"
+		cp -r "$TOP/scripts/runs/e2e/$dir" "$work/kmod/$dir"
+		karch=$(sed -n 's/^CONFIG_\(ARM64\|ARM\|X86_64\|UML\)=y$/\1/p' "$build/.config" | head -n 1)
+		case "$karch" in ARM64) karch=arm64 ;; ARM) karch=arm ;; X86_64) karch=x86_64 ;; *) karch=um ;; esac
+		make -s -C "$SRC" O="$build" M="$work/kmod/$dir" ARCH="$karch" \
+			${cross:+CROSS_COMPILE="$cross"} modules >"$work/kmod/$dir.out" 2>&1 || {
+			cat "$work/kmod/$dir.out" >&2
+			fail "the module of scripts/runs/e2e/$dir did not build against $build"
+		}
+		for ko in "$work/kmod/$dir"/*.ko; do
+			[ -f "$ko" ] || fail "scripts/runs/e2e/$dir built no module"
+			echo "file /kmod/${ko##*/} $ko 0644 0 0" >>"$work/kmod/list"
+			echo "${ko##*/} $suite" >>"$work/kmod/suites"
+		done
+	done <"$PATCHES/e2e-kmod"
+	if [ -f "$work/kmod/suites" ]; then
+		{
+			echo "dir /kmod 0755 0 0"
+			cat "$work/kmod/list"
+			echo "file /kmod/suites $work/kmod/suites 0644 0 0"
+		} >>"$work/initramfs.list"
+		kmod_args=(kunit.enable=1 kunit.autorun=0)
+	fi
+fi
 "$work/gen_init_cpio" "$work/initramfs.list" >"$work/initramfs.cpio" ||
 	fail "the initramfs could not be made"
 mib=${E2E_MIB:-16}
@@ -122,7 +157,7 @@ PATH=$TOP/scripts/runs/kunit-path:$PATH \
 	--qemu-config "$TOP/arch-qemu-configs/$arch.py" ${cross:+--cross "$cross"} \
 	--initrd "$work/initramfs.cpio" --disk "$work/disk.img" \
 	--log "$work/console.log" --timeout "$timeout" \
-	"${kargs[@]}" ${E2E_ARGS:-} "e2e_mib=$mib" "e2e_levels=$levels" || rc=$?
+	"${kargs[@]}" "${kmod_args[@]}" ${E2E_ARGS:-} "e2e_mib=$mib" "e2e_levels=$levels" || rc=$?
 [ -s "$work/console.log" ] || fail "QEMU printed nothing (exit $rc)"
 cp "$work/console.log" "$RESULTS/$name.log"
 echo ran >"$status"

@@ -37,8 +37,8 @@
  * Output: KTAP, one suite "e2e_odirect" whose cases hold over every level,
  * and "# bench:" diagnostic lines with the figures of each level.  Then it
  * runs the suite e2e_uio (uio.c) if the boot asks for it (e2e_uio=1),
- * and e2e_faults (faults.c) with e2e_faults=INTERVALS, and powers the
- * machine off.  It writes nothing but the guest's
+ * e2e_faults (faults.c) with e2e_faults=INTERVALS, and the harness's
+ * KUnit modules of /kmod (kmod.c), and powers the machine off.  It writes nothing but the guest's
  * own disk.
  */
 #define _GNU_SOURCE
@@ -78,6 +78,8 @@ static const char map_sg_trigger[] = "hist:keys=nsegs";
 
 int uio_suite(int n);	/* uio.c */
 int faults_suite(int n, const char *settings);	/* faults.c */
+int kmod_count(void);	/* kmod.c */
+void kmod_suites(int first);	/* kmod.c */
 
 static void diag(const char *fmt, ...)
 {
@@ -441,6 +443,7 @@ int main(void)
 	size_t size;
 	char *list, *tok;
 	int with_uio = uio && !strcmp(uio, "1");
+	int kmods;
 
 	page_size = sysconf(_SC_PAGESIZE);
 	size = (size_t)(mib ? atoi(mib) : 16) << 20;
@@ -457,9 +460,11 @@ int main(void)
 	/*
 	 * e2e_odirect needs nothing of the series; e2e_uio runs where the
 	 * boot asks for it (e2e_uio=1: the RFC stage of make check-full, on
-	 * the device tree node of arch-qemu-configs/dtb.py).
+	 * the device tree node of arch-qemu-configs/dtb.py); the suites of
+	 * /kmod (kmod.c) run last.
 	 */
-	printf("KTAP version 1\n1..%d\n", 1 + with_uio + !!faults);
+	kmods = kmod_count();
+	printf("KTAP version 1\n1..%d\n", 1 + with_uio + !!faults + kmods);
 	printf("    KTAP version 1\n    # Subtest: e2e_odirect\n    1..4\n");
 	diag("bench: %zu MiB written and read back with O_DIRECT, page size %ld",
 	     size >> 20, page_size);
@@ -486,6 +491,8 @@ int main(void)
 		uio_suite(2);
 	if (faults)
 		faults_suite(2 + with_uio, faults);
+	if (kmods)
+		kmod_suites(2 + with_uio + !!faults);
 	sync();
 	reboot(RB_POWER_OFF);
 	return 0;
