@@ -41,7 +41,6 @@ SETTINGS=${FAULT_SETTINGS:-0,2,5,17}
 MODULES="SCSI_AACRAID_SCSI_CMD_KUNIT_TEST drivers/scsi/aacraid/aacraid_scsi_cmd_kunit.ko
 SCATTERLIST_KUNIT_TEST lib/scatterlist_kunit.ko
 PAGE_ORDER_KUNIT_TEST mm/page_order_kunit.ko
-DMA_MASK_KUNIT_TEST kernel/dma/dma_mask_kunit.ko:plain
 SCSI_COMMON_KUNIT_TEST drivers/scsi/scsi_common_kunit.ko:plain
 SCSI_AACRAID_POST_KUNIT_TEST drivers/scsi/aacraid/aacraid_post_code_kunit.ko:plain"
 

@@ -94,7 +94,8 @@ static struct pool_dev *pool_dev_add(struct kunit *test, int index)
 	KUNIT_ASSERT_NOT_NULL_MSG(test, d->rmem, "memory-region %d of %s",
 				  index, NODE);
 	KUNIT_ASSERT_NOT_NULL(test, d->pdev);
-	d->pdev->dev.of_node = np;	/* the device keeps the reference */
+	/* the device keeps the reference: its release puts its fwnode */
+	device_set_node(&d->pdev->dev, of_fwnode_handle(np));
 	ret = platform_device_add(d->pdev);
 	if (ret)
 		platform_device_put(d->pdev);
@@ -217,14 +218,16 @@ static void a_pool_without_no_map_is_refused_on_32_bit_arm(struct kunit *test)
 	np = of_find_node_by_path(NODE);
 	KUNIT_ASSERT_NOT_NULL_MSG(test, np, "no %s in the device tree", NODE);
 	region = of_parse_phandle(np, "memory-region", 2);
-	rmem = region ? of_reserved_mem_lookup(region) : NULL;
-	of_node_put(region);
-	pdev = platform_device_alloc(DRIVER, PLATFORM_DEVID_AUTO);
-	if (!pdev || !region)
+	if (!region)
 		of_node_put(np);
 	KUNIT_ASSERT_NOT_NULL_MSG(test, region, "no memory-region 2 in %s", NODE);
+	rmem = of_reserved_mem_lookup(region);
+	of_node_put(region);
+	pdev = platform_device_alloc(DRIVER, PLATFORM_DEVID_AUTO);
+	if (!pdev)
+		of_node_put(np);
 	KUNIT_ASSERT_NOT_NULL(test, pdev);
-	pdev->dev.of_node = np;
+	device_set_node(&pdev->dev, of_fwnode_handle(np));
 	ret = platform_device_add(pdev);
 	if (ret)
 		platform_device_put(pdev);
