@@ -111,8 +111,7 @@ if [ -f "$PATCHES/e2e-kmod" ]; then
 			fail "$PNAME/e2e-kmod: no scripts/runs/e2e/$dir"
 		mkdir -p "$work/kmod"
 		cp -r "$TOP/scripts/runs/e2e/$dir" "$work/kmod/$dir"
-		karch=$(sed -n 's/^CONFIG_\(ARM64\|ARM\|X86_64\|UML\)=y$/\1/p' "$build/.config" | head -n 1)
-		case "$karch" in ARM64) karch=arm64 ;; ARM) karch=arm ;; X86_64) karch=x86_64 ;; *) karch=um ;; esac
+		case "$arch" in arm | arm-lpae) karch=arm ;; *) karch=$arch ;; esac
 		make -s -C "$SRC" O="$build" M="$work/kmod/$dir" ARCH="$karch" \
 			${cross:+CROSS_COMPILE="$cross"} modules >"$work/kmod/$dir.out" 2>&1 || {
 			cat "$work/kmod/$dir.out" >&2

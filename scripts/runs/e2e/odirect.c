@@ -38,8 +38,8 @@
  * and "# bench:" diagnostic lines with the figures of each level.  Then it
  * runs the suite e2e_uio (uio.c) if the boot asks for it (e2e_uio=1),
  * e2e_faults (faults.c) with e2e_faults=INTERVALS, and the harness's
- * KUnit modules of /kmod (kmod.c), and powers the machine off.  It writes nothing but the guest's
- * own disk.
+ * KUnit modules of /kmod (kmod.c), and powers the machine off.  It writes
+ * nothing but the guest's own disk.
  */
 #define _GNU_SOURCE
 #include <errno.h>
