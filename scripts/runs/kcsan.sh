@@ -61,7 +61,8 @@ export DMATOPICS_KCSAN=1
 rm -f "$RESULTS"/{base-kcsan-e2e,"$arch"-kcsan,"$arch"-kcsan-e2e,rfc-*-kcsan}.{log,ktap,junit.xml,status}
 
 kc=$out/kcsan.kunitconfig
-cat "$TOP/kunitconfig" "$TOP/arch-qemu-configs/kcsan.config" >"$kc"
+# with the tree's additions to our kunitconfig (kernel-patches/TREE/kunitconfig)
+{ tree_kunitconfig "$TOP/kunitconfig"; cat "$TOP/arch-qemu-configs/kcsan.config"; } >"$kc"
 
 # judge RUN BUILD TREE-COMMIT [--all-pass]: the verdict of results/RUN.log,
 # as "OK<TAB>CASES<TAB>NOTE"
