@@ -71,7 +71,7 @@ trap 'rm -rf "$work"' EXIT
 cross=$(cross_of "$arch")
 "${cross}gcc" -static -pthread -O2 -Wall -Wextra -Werror -o "$work/init" \
 	"$TOP/scripts/runs/e2e/odirect.c" "$TOP/scripts/runs/e2e/uio.c" "$TOP/scripts/runs/e2e/faults.c" \
-	"$TOP/scripts/runs/e2e/kmod.c" ||
+	"$TOP/scripts/runs/e2e/kmod.c" "$TOP/scripts/runs/e2e/uio_maps.c" ||
 	fail "the init program did not build"
 gcc -O2 -o "$work/gen_init_cpio" "$SRC/usr/gen_init_cpio.c" ||
 	fail "usr/gen_init_cpio did not build"
@@ -99,6 +99,23 @@ if [ -n "${E2E_MODULES:-}" ]; then
 	done
 	echo "file /modules/order $work/order 0644 0 0" >>"$work/initramfs.list"
 fi
+# build_module LIST DIR: builds the external module scripts/runs/e2e/DIR
+# (named in kernel-patches/TREE/LIST) against the booted kernel, in
+# $work/kmod/DIR, and sets kos to the .ko files it built.
+build_module() {
+	local list=$1 dir=$2 karch
+	[ -d "$TOP/scripts/runs/e2e/$dir" ] || fail "$PNAME/$list: no scripts/runs/e2e/$dir"
+	mkdir -p "$work/kmod"
+	cp -r "$TOP/scripts/runs/e2e/$dir" "$work/kmod/$dir"
+	case "$arch" in arm | arm-lpae) karch=arm ;; *) karch=$arch ;; esac
+	make -s -C "$SRC" O="$build" M="$work/kmod/$dir" ARCH="$karch" \
+		${cross:+CROSS_COMPILE="$cross"} modules >"$work/kmod/$dir.out" 2>&1 || {
+		cat "$work/kmod/$dir.out" >&2
+		fail "the module of scripts/runs/e2e/$dir did not build against $build"
+	}
+	kos=("$work/kmod/$dir"/*.ko)
+	[ -f "${kos[0]}" ] || fail "scripts/runs/e2e/$dir built no module"
+}
 # The harness's KUnit modules for this tree and arch (kernel-patches/TREE/
 # e2e-kmod), built against the booted kernel, in /kmod for kmod.c; the
 # boot then has kunit.autorun=0, so that they run when the init asks.
@@ -107,18 +124,8 @@ if [ -f "$PATCHES/e2e-kmod" ]; then
 	while read -r dir suite arches; do
 		case "$dir" in '' | '#'*) continue ;; esac
 		case " $arches " in *" $arch "*) ;; *) continue ;; esac
-		[ -d "$TOP/scripts/runs/e2e/$dir" ] ||
-			fail "$PNAME/e2e-kmod: no scripts/runs/e2e/$dir"
-		mkdir -p "$work/kmod"
-		cp -r "$TOP/scripts/runs/e2e/$dir" "$work/kmod/$dir"
-		case "$arch" in arm | arm-lpae) karch=arm ;; *) karch=$arch ;; esac
-		make -s -C "$SRC" O="$build" M="$work/kmod/$dir" ARCH="$karch" \
-			${cross:+CROSS_COMPILE="$cross"} modules >"$work/kmod/$dir.out" 2>&1 || {
-			cat "$work/kmod/$dir.out" >&2
-			fail "the module of scripts/runs/e2e/$dir did not build against $build"
-		}
-		for ko in "$work/kmod/$dir"/*.ko; do
-			[ -f "$ko" ] || fail "scripts/runs/e2e/$dir built no module"
+		build_module e2e-kmod "$dir"
+		for ko in "${kos[@]}"; do
 			echo "file /kmod/${ko##*/} $ko 0644 0 0" >>"$work/kmod/list"
 			echo "${ko##*/} $suite" >>"$work/kmod/suites"
 		done
@@ -131,6 +138,23 @@ if [ -f "$PATCHES/e2e-kmod" ]; then
 		} >>"$work/initramfs.list"
 		kmod_args=(kunit.enable=1 kunit.autorun=0)
 	fi
+fi
+# The harness's device drivers for this tree and arch (kernel-patches/TREE/
+# e2e-drivers), built against the booted kernel, in /e2e-drivers, where
+# the topic whose fixes their suite checks is applied: a suite of the init
+# runs where its driver is there (uio-maps: uio_maps.c).
+if [ -f "$PATCHES/e2e-drivers" ]; then
+	echo "dir /e2e-drivers 0755 0 0" >>"$work/initramfs.list"
+	applied=" $(topic_list | tr '\n' ' ') "
+	while read -r dir topic arches; do
+		case "$dir" in '' | '#'*) continue ;; esac
+		case " $arches " in *" $arch "*) ;; *) continue ;; esac
+		case "$applied" in *" $topic "*) ;; *) continue ;; esac
+		build_module e2e-drivers "$dir"
+		for ko in "${kos[@]}"; do
+			echo "file /e2e-drivers/${ko##*/} $ko 0644 0 0" >>"$work/initramfs.list"
+		done
+	done <"$PATCHES/e2e-drivers"
 fi
 "$work/gen_init_cpio" "$work/initramfs.list" >"$work/initramfs.cpio" ||
 	fail "the initramfs could not be made"

@@ -77,6 +77,8 @@ static char issue_trigger[128];	/* the hist trigger, for the disk */
 static const char map_sg_trigger[] = "hist:keys=nsegs";
 
 int uio_suite(int n);	/* uio.c */
+int uio_maps_present(void);	/* uio_maps.c */
+int uio_maps_suite(int n);
 int faults_suite(int n, const char *settings);	/* faults.c */
 int kmod_count(void);	/* kmod.c */
 void kmod_suites(int first);	/* kmod.c */
@@ -443,7 +445,7 @@ int main(void)
 	size_t size;
 	char *list, *tok;
 	int with_uio = uio && !strcmp(uio, "1");
-	int kmods;
+	int kmods, maps;
 
 	page_size = sysconf(_SC_PAGESIZE);
 	size = (size_t)(mib ? atoi(mib) : 16) << 20;
@@ -460,11 +462,14 @@ int main(void)
 	/*
 	 * e2e_odirect needs nothing of the series; e2e_uio runs where the
 	 * boot asks for it (e2e_uio=1: the RFC stage of make check-full, on
-	 * the device tree node of arch-qemu-configs/dtb.py); the suites of
-	 * /kmod (kmod.c) run last.
+	 * the device tree node of arch-qemu-configs/dtb.py); e2e_uio_maps
+	 * where the boot has its driver (uio_maps.c); the suites of /kmod
+	 * (kmod.c) run last.
 	 */
 	kmods = kmod_count();
-	printf("KTAP version 1\n1..%d\n", 1 + with_uio + !!faults + kmods);
+	maps = uio_maps_present();
+	printf("KTAP version 1\n1..%d\n",
+	       1 + with_uio + !!faults + maps + kmods);
 	printf("    KTAP version 1\n    # Subtest: e2e_odirect\n    1..4\n");
 	diag("bench: %zu MiB written and read back with O_DIRECT, page size %ld",
 	     size >> 20, page_size);
@@ -491,8 +496,10 @@ int main(void)
 		uio_suite(2);
 	if (faults)
 		faults_suite(2 + with_uio, faults);
+	if (maps)
+		uio_maps_suite(2 + with_uio + !!faults);
 	if (kmods)
-		kmod_suites(2 + with_uio + !!faults);
+		kmod_suites(2 + with_uio + !!faults + maps);
 	sync();
 	reboot(RB_POWER_OFF);
 	return 0;
