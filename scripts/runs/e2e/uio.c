@@ -330,6 +330,7 @@ static int rebind_maps_the_device_again(void)
  * watch the kernel side).
  */
 #define RACE_ROUNDS	20
+#define JOIN_TIMEOUT	20	/* s: how long the unbind may take to end a thread */
 
 enum role { FAULTER, FAULTER2, MAPPER, MOVER, FORKER, WRITER, READER, ROLES };
 
@@ -478,6 +479,7 @@ static int faults_race_the_revoke(void)
 		"writing", "reading",
 	};
 	struct racer r[ROLES];
+	struct timespec deadline;
 	int round, t, fd, ok = 1;
 	unsigned char *p;
 
@@ -507,8 +509,20 @@ static int faults_race_the_revoke(void)
 		if (!unbind())
 			ok = 0;
 		__atomic_store_n(&revoked, 1, __ATOMIC_RELEASE);
+		/*
+		 * Each thread ends once the unbind has reached it; one that
+		 * has not within JOIN_TIMEOUT s (the reader, if the wake-up of
+		 * its read() was lost) fails the case instead of hanging the
+		 * boot, and is left blocked.
+		 */
+		clock_gettime(CLOCK_REALTIME, &deadline);
+		deadline.tv_sec += JOIN_TIMEOUT;
 		for (t = 0; t < ROLES; t++) {
-			pthread_join(r[t].thread, NULL);
+			if (pthread_timedjoin_np(r[t].thread, NULL, &deadline)) {
+				say("round %d: the %s thread did not end within %d s of the unbind",
+				    round, roles[t], JOIN_TIMEOUT);
+				return 0;
+			}
 			if (!r[t].ok) {
 				say("round %d: the %s thread could still reach the device after the unbind",
 				    round, roles[t]);
