@@ -12,7 +12,7 @@
  * Each mapping must keep showing the pages of the map it was made of.
  * The UIO core of 7.3 without "uio: fix the map of a mapping that munmap()
  * or mremap() has split" takes the map from the vm_pgoff of the vma, which
- * a split moves: the first four cases then read another map.
+ * a split moves: the first five cases then read another map.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -196,6 +196,24 @@ static int a_mapping_moved_by_mremap_stays_on_its_map(int fd)
 	return ok;
 }
 
+/* mprotect() of page 1 leaves the vma of pages 2 on at the offset of map 2. */
+static int a_mapping_split_by_mprotect_stays_on_its_map(int fd)
+{
+	unsigned char *p = map(fd, 0);
+	int ok;
+
+	if (!p)
+		return 0;
+	if (mprotect(p + page, page, PROT_NONE)) {
+		say("error: mprotect: %s", strerror(errno));
+		munmap(p, MAP_PAGES * page);
+		return 0;
+	}
+	ok = shows_map(p, 0, 0, 1) && shows_map(p + 2 * page, 0, 2, 2);
+	munmap(p, MAP_PAGES * page);
+	return ok;
+}
+
 /* A child forked after the split reads the same map as its parent. */
 static int a_forked_child_sees_the_map_of_a_split_mapping(int fd)
 {
@@ -255,26 +273,28 @@ int uio_maps_suite(int n)
 		"a_split_mapping_of_logical_memory_stays_on_its_map",
 		"a_split_mapping_of_virtual_memory_stays_on_its_map",
 		"a_mapping_moved_by_mremap_stays_on_its_map",
+		"a_mapping_split_by_mprotect_stays_on_its_map",
 		"a_forked_child_sees_the_map_of_a_split_mapping",
 		"a_mapping_past_its_map_is_refused",
 	};
 	struct sigaction sa = { .sa_handler = on_sigbus };
-	int ok[5] = { 0 }, fd, i, all = 1;
+	int ok[6] = { 0 }, fd, i, all = 1;
 
 	page = sysconf(_SC_PAGESIZE);
 	sigaction(SIGBUS, &sa, NULL);
-	printf("    KTAP version 1\n    # Subtest: e2e_uio_maps\n    1..5\n");
+	printf("    KTAP version 1\n    # Subtest: e2e_uio_maps\n    1..6\n");
 	fflush(stdout);
 	fd = open_device();
 	if (fd >= 0) {
 		ok[0] = a_split_mapping_stays_on_its_map(fd, 0);
 		ok[1] = a_split_mapping_stays_on_its_map(fd, 2);
 		ok[2] = a_mapping_moved_by_mremap_stays_on_its_map(fd);
-		ok[3] = a_forked_child_sees_the_map_of_a_split_mapping(fd);
-		ok[4] = a_mapping_past_its_map_is_refused(fd);
+		ok[3] = a_mapping_split_by_mprotect_stays_on_its_map(fd);
+		ok[4] = a_forked_child_sees_the_map_of_a_split_mapping(fd);
+		ok[5] = a_mapping_past_its_map_is_refused(fd);
 		close(fd);
 	}
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 6; i++) {
 		printf("    %s %d %s\n", ok[i] ? "ok" : "not ok", i + 1, names[i]);
 		all &= ok[i];
 	}
