@@ -17,7 +17,9 @@
  * requests: the share of pages that did not need an entry of their own.
  * The kretprobe's fetch argument ($retval) is the same on every arch.  A
  * probe or trigger the kernel refuses is an error, reported with the
- * lines of tracefs's error_log, never a rate of 0.
+ * lines of tracefs's error_log, never a rate of 0; so is a disk whose
+ * driver never calls __blk_rq_map_sg() (7.3's NVMe maps its requests with
+ * blk_rq_dma_map_iter_start()), named by the driver bound to it.
  *
  * The figures are exact only if no event was lost: the histograms report
  * the events they dropped, and kprobe_profile the returns the kretprobe
@@ -56,7 +58,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#define DISK		"/dev/vda"
+#define DISK_NAME	"vda"
+#define DISK		"/dev/" DISK_NAME
 #define TRACEFS		"/sys/kernel/tracing"
 #define ISSUE		TRACEFS "/events/block/block_rq_issue"
 #define MAP_SG		TRACEFS "/events/e2e/map_sg"
@@ -353,6 +356,20 @@ struct result {
 	int counted, mapped_ok, data_ok, nothing_lost;
 };
 
+/* The name of the driver bound to the disk's device, from sysfs. */
+static const char *disk_driver(void)
+{
+	static char link[256];
+	ssize_t n;
+
+	n = readlink("/sys/class/block/" DISK_NAME "/device/driver", link,
+		     sizeof(link) - 1);
+	if (n < 0)
+		return "(unknown)";
+	link[n] = 0;
+	return strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+}
+
 static void run_level(unsigned int level, size_t size, struct result *r)
 {
 	uint64_t pages = 2 * (size / page_size);	/* written + read */
@@ -405,6 +422,9 @@ static void run_level(unsigned int level, size_t size, struct result *r)
 		     " mapped into %" PRIu64 " entries, %" PRIu64
 		     " into none", level, c.requests, c.mapped, c.entries,
 		     c.empty);
+		if (!c.mapped)
+			diag("level %u: the disk's driver, %s, never called __blk_rq_map_sg(): no merge rate",
+			     level, disk_driver());
 		r->mapped_ok = 0;
 	}
 	/* Figures only from a level whose counts hold. */
