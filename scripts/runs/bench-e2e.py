@@ -22,6 +22,8 @@ import sys
 
 LINE = re.compile(r'# bench: level (\d+): requests (\d+) pages (\d+) '
                   r'entries (\d+) merged (\d+)')
+FRAMES = re.compile(r'# bench: level (\d+): frames ascending (\d+) '
+                    r'descending (\d+) apart (\d+)')
 BOOT = re.compile(r'-(\d+)\.log$')
 # wli's figures, 2004: before and after the allocator change
 PAPER = [('2004, before', '-', '-', '~32,040', '~32,000', '~0.1% (40 merged)'),
@@ -32,20 +34,35 @@ KINDS = [('e2e', f'{TREE} order (ascending)'),
 
 
 def read(bench, arch, kind):
-    """{level: [(pages, entries), ...]}, one pair per boot, or None."""
+    """{level: [(pages, entries), ...]}, one pair per boot, and
+    {level: [(ascending, descending, apart), ...]}, the order of the
+    buffers' frames per boot; or None."""
     logs = [p for p in glob.glob(os.path.join(bench, f'{arch}-{kind}-*.log'))
             if re.fullmatch(rf'{re.escape(arch)}-{kind}-\d+\.log',
                             os.path.basename(p))]
     if not logs:
         return None
-    levels = {}
+    levels, frames = {}, {}
     for log in sorted(logs, key=lambda p: int(BOOT.search(p).group(1))):
-        for m in LINE.finditer(open(log, errors='replace').read()):
+        text = open(log, errors='replace').read()
+        for m in LINE.finditer(text):
             level, _, pages, entries, _ = (int(x) for x in m.groups())
             # odirect.c prints only counts that hold; be sure anyway.
             if 0 < entries <= pages:
                 levels.setdefault(level, []).append((pages, entries))
-    return levels
+        for m in FRAMES.finditer(text):
+            level, asc, desc, apart = (int(x) for x in m.groups())
+            if asc + desc + apart:
+                frames.setdefault(level, []).append((asc, desc, apart))
+    return levels, frames
+
+
+def shares(runs, i):
+    """The range over the boots of the share of kind @i of neighbours."""
+    if not runs:
+        return '-'
+    return span([100.0 * r[i] / sum(r) for r in runs],
+                lambda v: f'{v:.0f}%')
 
 
 def span(values, fmt):
@@ -59,25 +76,33 @@ def main():
              '## Merge rate of O_DIRECT I/O through virtio-blk', '',
              'Regenerate: `make bench` (levels: `BENCH_LEVELS=`, boots: '
              '`BENCH_BOOTS=`). Level: percent of filled memory kept '
-             'allocated while the I/O runs (0: freshly booted). Pages: '
-             'the bytes of the disk\'s block_rq_issue events over the page '
-             'size; entries: the sum of what __blk_rq_map_sg() returned '
-             'for them; merge rate: (pages - entries) / pages. Each '
-             'figure is the range over the boots.', '',
-             '| arch | allocator | level | boots | pages | entries | '
-             'merge rate |', '|---|---|---|---|---|---|---|']
+             'allocated while the I/O runs (0: freshly booted). Transfer '
+             '(pages): the size of the I/O, the bytes of the disk\'s '
+             'block_rq_issue events over the page size, the same at every '
+             'level; entries: the sum of what __blk_rq_map_sg() returned '
+             'for them; merge rate: (transfer - entries) / transfer. '
+             'Frames: of each two neighbouring pages of the buffers, as '
+             'the faulting task, pinned to one CPU, got them '
+             '(/proc/self/pagemap), the share whose second frame follows '
+             'the first (up), comes right before it (down) or lies apart. '
+             'Each figure is the range over the boots.', '',
+             '| arch | allocator | level | boots | transfer (pages) | '
+             'entries | merge rate | frames up | frames down | '
+             'frames apart |', '|---|---|---|---|---|---|---|---|---|---|']
     for p in PAPER:
-        lines.append('| ' + ' | '.join(('2004 report',) + p) + ' |')
+        lines.append('| ' + ' | '.join(('2004 report',) + p) +
+                     ' | - | - | - |')
     series = []
     for arch in arches:
         for kind, label in KINDS:
-            levels = read(bench, arch, kind)
-            if levels is None:
-                lines.append(f'| {arch} | {label} | not run | | | | |')
+            found = read(bench, arch, kind)
+            if found is None:
+                lines.append(f'| {arch} | {label} | not run | | | | | | | |')
                 continue
+            levels, frames = found
             if not levels:
                 lines.append(f'| {arch} | {label} | no figures (see '
-                             f'{arch}-{kind}-N.log) | | | | |')
+                             f'{arch}-{kind}-N.log) | | | | | | | |')
                 continue
             data = []
             for level in sorted(levels):
@@ -87,7 +112,10 @@ def main():
                     f'| {arch} | {label} | {level} | {len(runs)} | '
                     f'{span([p for p, _ in runs], str)} | '
                     f'{span([e for _, e in runs], str)} | '
-                    f'{span(rates, lambda r: f"{r:.1f}%")} |')
+                    f'{span(rates, lambda r: f"{r:.1f}%")} | '
+                    f'{shares(frames.get(level), 0)} | '
+                    f'{shares(frames.get(level), 1)} | '
+                    f'{shares(frames.get(level), 2)} |')
                 data.append((level, statistics.median(rates), min(rates),
                              max(rates)))
             if data:

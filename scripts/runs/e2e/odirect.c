@@ -36,6 +36,11 @@
  * faulted in, reads them back into a second such buffer, reads the
  * histograms and removes the triggers.
  *
+ * The levels run pinned to one CPU.  Before the I/O, the order of the
+ * page frames of the two buffers is read from /proc/self/pagemap: of each
+ * two neighbouring pages, whether the second frame follows the first,
+ * comes right before it, or lies apart.
+ *
  * Output: KTAP, one suite "e2e_odirect" whose cases hold over every level,
  * and "# bench:" diagnostic lines with the figures of each level.  Then it
  * runs the suite e2e_uio (uio.c) if the boot asks for it (e2e_uio=1),
@@ -47,6 +52,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,6 +298,53 @@ static unsigned char *touched_buffer(size_t size, unsigned int seed)
 	return buf;
 }
 
+/*
+ * The order of the page frames of a buffer, from /proc/self/pagemap (the
+ * init runs as root, so it reads the frame numbers): of each two pages
+ * next to each other in the buffer, whether the second's frame follows
+ * the first's (ascending), comes right before it (descending) or lies
+ * elsewhere (apart).
+ */
+struct frames {
+	uint64_t ascending, descending, apart;
+};
+
+static void frame_order(const unsigned char *buf, size_t size,
+			struct frames *f)
+{
+	size_t n = size / page_size, i;
+	uint64_t *map = malloc(n * sizeof(*map)), prev = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (!map || fd < 0 ||
+	    pread(fd, map, n * sizeof(*map),
+		  (off_t)((uintptr_t)buf / page_size * sizeof(*map))) !=
+	    (ssize_t)(n * sizeof(*map))) {
+		fail("read /proc/self/pagemap");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		/* bit 63: present; bits 0-54: the frame number */
+		uint64_t pfn = map[i] & ((1ULL << 55) - 1);
+
+		if (!(map[i] >> 63) || !pfn) {
+			fail("a page of the buffer has no frame in pagemap");
+			goto out;
+		}
+		if (i && pfn == prev + 1)
+			f->ascending++;
+		else if (i && pfn + 1 == prev)
+			f->descending++;
+		else if (i)
+			f->apart++;
+		prev = pfn;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(map);
+}
+
 static uint64_t mem_free_bytes(void)
 {
 	char line[128];
@@ -375,6 +428,7 @@ static void run_level(unsigned int level, size_t size, struct result *r)
 	uint64_t pages = 2 * (size / page_size);	/* written + read */
 	uint64_t counted, missed = 0;
 	unsigned char *out, *in;
+	struct frames fr = { 0 };
 	struct counters c;
 	size_t fill_len, off;
 	int fd, listening = 0;
@@ -383,6 +437,10 @@ static void run_level(unsigned int level, size_t size, struct result *r)
 	fill = fragment(level, &fill_len);
 	out = touched_buffer(size, level);
 	in = touched_buffer(size, level + 128);
+	if (out && in) {
+		frame_order(out, size, &fr);
+		frame_order(in, size, &fr);
+	}
 	fd = open(DISK, O_RDWR | O_DIRECT);
 	if (fd < 0)
 		fail("open " DISK " O_DIRECT");
@@ -436,6 +494,9 @@ static void run_level(unsigned int level, size_t size, struct result *r)
 	     counted - c.entries,
 	     counted ? (counted - c.entries) * 100 / counted : 0,
 	     counted ? (counted - c.entries) * 1000 / counted % 10 : 0);
+	diag("bench: level %u: frames ascending %" PRIu64 " descending %"
+	     PRIu64 " apart %" PRIu64, level, fr.ascending, fr.descending,
+	     fr.apart);
 out:
 	if (listening)
 		remove_trigger();
@@ -466,6 +527,7 @@ int main(void)
 	char *list, *tok;
 	int with_uio = uio && !strcmp(uio, "1");
 	int kmods, maps;
+	cpu_set_t cpus, one;
 
 	page_size = sysconf(_SC_PAGESIZE);
 	size = (size_t)(mib ? atoi(mib) : 16) << 20;
@@ -499,9 +561,22 @@ int main(void)
 	snprintf(issue_trigger, sizeof(issue_trigger),
 		 "hist:keys=dev:vals=bytes if dev == %u && bytes > 0",
 		 major(st.st_rdev) << 20 | minor(st.st_rdev));
+	/*
+	 * The levels run on one CPU, the one the init is on, so that the
+	 * buffers are faulted in from the per-CPU lists of that CPU alone;
+	 * the suites after them get every CPU back.
+	 */
+	if (sched_getaffinity(0, sizeof(cpus), &cpus))
+		fail("sched_getaffinity");
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		fail("sched_setaffinity");
 	list = strdup(levels ? levels : "0");
 	for (tok = strtok(list, ","); tok; tok = strtok(NULL, ","))
 		run_level(atoi(tok), size, &r);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus))
+		fail("sched_setaffinity");
 	if (errors)
 		r.counted = r.mapped_ok = r.data_ok = r.nothing_lost = 0;
 	result(1, r.counted, "pages_counted_equal_pages_submitted");
