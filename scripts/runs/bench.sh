@@ -63,7 +63,10 @@ for arch in "$@"; do
 	fi
 	[ "${BENCH_2004:-1}" = 1 ] || continue
 	rm -f "$bench/$arch"-e2e-2004-*.*
-	if variant_build 2004 "$arch" "$PATCHES"/experiments/*.patch; then
+	# Only the options the tree defines, as for the series' kernel:
+	# kunitconfig also names the suites of other trees.
+	if KUNITCONFIG=$(topics_kunitconfig "$TOP/kunitconfig") &&
+		KUNITCONFIG=$KUNITCONFIG variant_build 2004 "$arch" "$PATCHES"/experiments/*.patch; then
 		for i in $(seq "$boots"); do
 			boot 0 "$arch" "$levels" "$arch-e2e-2004-$i" \
 				"$CACHE/build/2004-$arch" || rc=1
