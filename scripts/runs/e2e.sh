@@ -119,8 +119,10 @@ build_module() {
 # The harness's KUnit modules for this tree and arch (kernel-patches/TREE/
 # e2e-kmod), built against the booted kernel, in /kmod for kmod.c; the
 # boot then has kunit.autorun=0, so that they run when the init asks.
+# Not in the fault stage (E2E_MODULES), whose suites run as their modules
+# load.
 kmod_args=()
-if [ -f "$PATCHES/e2e-kmod" ]; then
+if [ -f "$PATCHES/e2e-kmod" ] && [ -z "${E2E_MODULES:-}" ]; then
 	while read -r dir suite arches; do
 		case "$dir" in '' | '#'*) continue ;; esac
 		case " $arches " in *" $arch "*) ;; *) continue ;; esac

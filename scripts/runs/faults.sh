@@ -2,12 +2,14 @@
 # make faults: the fault stage of make check-full, on x86_64 and arm64
 # (or the arches given).  The kernel of the series plus the patches of
 # kernel-patches/TREE/faults/ (applied for this stage only:
-# kunit.make_it_fail, cases skipped whose set-up fails under injection,
-# and what KUnit itself needs there: on 6.1 module suites run once the
-# module is live and no leak in a failed kunit_kzalloc(), on 6.12 no
-# leak in a kunit_alloc_resource() whose init callback fails), with our
-# kunitconfig and arch-qemu-configs/
-# faults.config and every suite as a module, boots the e2e init
+# kunit.make_it_fail, and what KUnit itself needs under injection: no
+# leak in a kunit_alloc_resource() whose init callback fails (6.12, 7.3)
+# or in a failed kunit_kzalloc() (6.1), module suites run once the
+# module is live (6.1), and a case whose set-up fails either skipped by
+# the suite, naming the allocation (6.1, 6.12), or reported as failed
+# without injection into its report (7.3)), with our kunitconfig and
+# arch-qemu-configs/faults.config and every suite of
+# kernel-patches/TREE/faults/modules as a module, boots the e2e init
 # (scripts/runs/e2e.sh) with e2e_faults=SETTINGS: for each setting, the first
 # one without failures, it loads each module with failslab and
 # fail_page_alloc failing every N-th allocation of the KUnit case
@@ -33,16 +35,11 @@ harness=("$PATCHES"/faults/*.patch)
 # seed for its random "probability", so intervals.
 SETTINGS=${FAULT_SETTINGS:-0,2,5,17}
 # Every suite of the series, as a module: option and the module the build
-# makes.  Those whose code allocates run under each setting; the others
-# (":plain") only in the run without failures, so that every suite is
-# seen to load and pass as a module.  Their cases assert what pure
-# functions compute, and a failed assertion whose message KUnit cannot
-# allocate WARNs (lib/kunit/test.c), which ends a panic_on_warn boot.
-MODULES="SCSI_AACRAID_SCSI_CMD_KUNIT_TEST drivers/scsi/aacraid/aacraid_scsi_cmd_kunit.ko
-SCATTERLIST_KUNIT_TEST lib/scatterlist_kunit.ko
-PAGE_ORDER_KUNIT_TEST mm/page_order_kunit.ko
-SCSI_COMMON_KUNIT_TEST drivers/scsi/scsi_common_kunit.ko:plain
-SCSI_AACRAID_POST_KUNIT_TEST drivers/scsi/aacraid/aacraid_post_code_kunit.ko:plain"
+# makes (kernel-patches/TREE/faults/modules).  Those marked ":plain" load
+# only in the run without failures, so that every suite is seen to load
+# and pass as a module.
+[ -f "$PATCHES/faults/modules" ] || die "no $PNAME/faults/modules: the fault stage's list of modules is missing"
+MODULES=$(grep -v -e '^#' -e '^$' "$PATCHES/faults/modules")
 
 out=$RESULTS/faults
 tsv=$RESULTS/faults.tsv
@@ -52,18 +49,28 @@ mkdir -p "$out"
 printf 'config\tarch\tbuilt\tbooted\tpassed\twarnings\tcases\tnote\n' >"$tsv"
 "$TOP/scripts/trees/deps.sh" "$@" >/dev/null
 
+# Our kunitconfig with the tree's additions, cut to the options the tree
+# defines (so the series is applied first, and kept there); the modules
+# of the options left.
+lock shared
+"$TOP/scripts/trees/apply.sh" >/dev/null ||
+	die "the series does not apply (scripts/trees/apply.sh)"
+
 kc=$out/faults.kunitconfig
 {
-	grep -E '^CONFIG_' "$TOP/kunitconfig" | while IFS='=' read -r k v; do
-		if echo "$MODULES" | grep -q "^${k#CONFIG_} "; then
-			echo "$k=m"
-		else
-			echo "$k=$v"
-		fi
-	done
+	tree_kunitconfig "$TOP/kunitconfig" | grep -E '^CONFIG_' | defined_options |
+		while IFS='=' read -r k v; do
+			if echo "$MODULES" | grep -q "^${k#CONFIG_} "; then
+				echo "$k=m"
+			else
+				echo "$k=$v"
+			fi
+		done
 	cat "$TOP/arch-qemu-configs/faults.config"
 } >"$kc"
-mods=$(echo "$MODULES" | awk '{ print $2 }' | tr '\n' ' ')
+mods=$(echo "$MODULES" | while read -r opt mod; do
+	if grep -q "^CONFIG_$opt=m\$" "$kc"; then echo "$mod"; fi
+done | tr '\n' ' ')
 
 # The UIO RFC's e2e workload (mapping, fork, split, unbind of a UIO
 # device: scripts/runs/e2e/uio.c) needs its device, which the device tree of
@@ -75,7 +82,6 @@ uio_arch=$(sed -n 's/^arch //p' "$PATCHES/rfc/uio/e2e" 2>/dev/null || true)
 uio_args=$(sed -n 's/^args //p' "$PATCHES/rfc/uio/e2e" 2>/dev/null |
 	tr ' ' '\n' | grep -v '^e2e_uio=' | tr '\n' ' ' || true)
 
-lock shared
 rc=0
 for arch in "$@"; do
 	check_arch "$arch"
