@@ -22,7 +22,8 @@
 # of the same arch (make bench: the experiment kernel; scripts/runs/rfc.sh: an
 # RFC's).  E2E_ARGS= more words for the kernel command line; E2E_MODULES=
 # modules of the build (paths under it) for the e2e_faults suite
-# (scripts/runs/e2e/faults.c, scripts/runs/faults.sh).
+# (scripts/runs/e2e/faults.c, scripts/runs/faults.sh); E2E_KMOD=0 leaves
+# out the harness's KUnit modules (kernel-patches/TREE/e2e-kmod).
 #
 # usage: scripts/runs/e2e.sh ARCH [LEVELS]
 . "$(dirname "$0")/../common.sh"
@@ -119,10 +120,10 @@ build_module() {
 # The harness's KUnit modules for this tree and arch (kernel-patches/TREE/
 # e2e-kmod), built against the booted kernel, in /kmod for kmod.c; the
 # boot then has kunit.autorun=0, so that they run when the init asks.
-# Not in the fault stage (E2E_MODULES), whose suites run as their modules
-# load.
+# Not with E2E_KMOD=0 (the fault stage, whose suites run as their modules
+# load).
 kmod_args=()
-if [ -f "$PATCHES/e2e-kmod" ] && [ -z "${E2E_MODULES:-}" ]; then
+if [ -f "$PATCHES/e2e-kmod" ] && [ "${E2E_KMOD:-1}" != 0 ]; then
 	while read -r dir suite arches; do
 		case "$dir" in '' | '#'*) continue ;; esac
 		case " $arches " in *" $arch "*) ;; *) continue ;; esac

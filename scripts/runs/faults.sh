@@ -34,12 +34,16 @@ harness=("$PATCHES"/faults/*.patch)
 # Every N-th allocation fails, N in turn (0: none).  The kernel offers no
 # seed for its random "probability", so intervals.
 SETTINGS=${FAULT_SETTINGS:-0,2,5,17}
-# Every suite of the series, as a module: option and the module the build
-# makes (kernel-patches/TREE/faults/modules).  Those marked ":plain" load
-# only in the run without failures, so that every suite is seen to load
-# and pass as a module.
+# The suites of the series the list names (kernel-patches/TREE/faults/
+# modules: option and the module the build makes), as modules.  Those
+# marked ":plain" load only in the run without failures, so that every
+# suite listed is seen to load and pass as a module.
 [ -f "$PATCHES/faults/modules" ] || die "no $PNAME/faults/modules: the fault stage's list of modules is missing"
-MODULES=$(grep -v -e '^#' -e '^$' "$PATCHES/faults/modules")
+MODULES=$(while read -r opt mod _; do
+	case "$opt" in '' | '#'*) continue ;; esac
+	[ -n "$mod" ] || die "$PNAME/faults/modules: $opt names no module"
+	echo "$opt $mod"
+done <"$PATCHES/faults/modules")
 
 out=$RESULTS/faults
 tsv=$RESULTS/faults.tsv
@@ -60,7 +64,7 @@ kc=$out/faults.kunitconfig
 {
 	tree_kunitconfig "$TOP/kunitconfig" | grep -E '^CONFIG_' | defined_options |
 		while IFS='=' read -r k v; do
-			if echo "$MODULES" | grep -q "^${k#CONFIG_} "; then
+			if echo "$MODULES" | awk -v o="${k#CONFIG_}" '$1 == o { f = 1 } END { exit !f }'; then
 				echo "$k=m"
 			else
 				echo "$k=$v"
@@ -71,6 +75,7 @@ kc=$out/faults.kunitconfig
 mods=$(echo "$MODULES" | while read -r opt mod; do
 	if grep -q "^CONFIG_$opt=m\$" "$kc"; then echo "$mod"; fi
 done | tr '\n' ' ')
+[ -n "${mods// /}" ] || die "no module of $PNAME/faults/modules is an option of this tree's series"
 
 # The UIO RFC's e2e workload (mapping, fork, split, unbind of a UIO
 # device: scripts/runs/e2e/uio.c) needs its device, which the device tree of
@@ -101,7 +106,18 @@ for arch in "$@"; do
 		rc=1
 		continue
 	fi
-	E2E_NAME=$arch-faults E2E_BUILD=0 E2E_BUILD_DIR=$bd E2E_MODULES=$mods \
+	# A module the build did not make (its option off on this arch, or a
+	# wrong path in the list): named, before the boot.
+	missing=
+	for m in $mods; do
+		[ -f "$bd/${m%%:*}" ] || missing="$missing ${m%%:*}"
+	done
+	if [ -n "$missing" ]; then
+		printf 'faults\t%s\tyes\t-\t-\t-\t-\tnot built:%s (see %s/.config)\n' "$arch" "$missing" "$bd" >>"$tsv"
+		rc=1
+		continue
+	fi
+	E2E_NAME=$arch-faults E2E_BUILD=0 E2E_BUILD_DIR=$bd E2E_MODULES=$mods E2E_KMOD=0 \
 		E2E_ARGS="kunit.enable=1 e2e_faults=$SETTINGS $args" E2E_TIMEOUT=${FAULT_TIMEOUT:-2400} \
 		"$TOP/scripts/runs/e2e.sh" "$arch" >"$out/$arch.out" 2>&1 || true
 	if [ ! -s "$RESULTS/$arch-faults.log" ]; then
