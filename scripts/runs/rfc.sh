@@ -132,7 +132,8 @@ for name in $(echo "$runs" | cut -d' ' -f1 | uniq); do
 		continue
 	fi
 	kc=$out/$name.kunitconfig
-	{ cat "$TOP/kunitconfig"; [ ! -f "$dir/config" ] || cat "$dir/config"; } >"$kc"
+	# with the tree's additions (kernel-patches/TREE/kunitconfig)
+	{ tree_kunitconfig "$TOP/kunitconfig"; [ ! -f "$dir/config" ] || cat "$dir/config"; } >"$kc"
 	for ra in $(echo "$runs" | sed -n "s/^$name //p"); do
 		check_arch "$ra"
 		n=$out/$name-$ra bd=$CACHE/build/rfc-$name-$ra
