@@ -39,11 +39,11 @@ SETTINGS=${FAULT_SETTINGS:-0,2,5,17}
 # marked ":plain" load only in the run without failures, so that every
 # suite listed is seen to load and pass as a module.
 [ -f "$PATCHES/faults/modules" ] || die "no $PNAME/faults/modules: the fault stage's list of modules is missing"
-MODULES=$(while read -r opt mod _; do
-	case "$opt" in '' | '#'*) continue ;; esac
-	[ -n "$mod" ] || die "$PNAME/faults/modules: $opt names no module"
-	echo "$opt $mod"
-done <"$PATCHES/faults/modules")
+# Option and module of each line, without comments (a line with an
+# option and no module stops the stage).
+MODULES=$(awk '$1 !~ /^#/ && NF { print $1, ($2 ~ /^#/ ? "" : $2) }' "$PATCHES/faults/modules")
+bad=$(echo "$MODULES" | awk 'NF == 1 { print $1 }')
+[ -z "$bad" ] || die "$PNAME/faults/modules: $bad names no module"
 
 out=$RESULTS/faults
 tsv=$RESULTS/faults.tsv
