@@ -493,14 +493,15 @@ topics_kunitconfig() {
 	echo "$out"
 }
 
-# A kunitconfig on stdin less the options that the build tree, as it is
-# checked out, does not define; the rest as it is.
+# A kunitconfig on stdin less the options that the build tree (or the
+# work tree DIR), as it is checked out, does not define; the rest as it
+# is.  usage: defined_options [DIR]
 defined_options() {
-	local line sym
+	local line sym dir=${1:-$SRC}
 	while IFS= read -r line; do
 		sym=$(expr "$line" : 'CONFIG_\([A-Za-z0-9_]*\)=') ||
 			{ echo "$line"; continue; }
-		if git -C "$SRC" grep -q -E "^(menu)?config $sym\$" -- '*Kconfig*'; then
+		if git -C "$dir" grep -q -E "^(menu)?config $sym\$" -- '*Kconfig*'; then
 			echo "$line"
 		fi
 	done
@@ -661,7 +662,12 @@ variant_build() {
 	fi
 	: >"$CACHE/build/$name-$arch/.dmatopics-variant" 2>/dev/null ||
 		{ mkdir -p "$CACHE/build/$name-$arch" && : >"$CACHE/build/$name-$arch/.dmatopics-variant"; }
-	our_kunit_args "$arch" "$CACHE/build/$name-$arch"
+	# The kunitconfig serves every tree: less the options that this tree,
+	# with these patches, does not define (the plan check still fails a
+	# suite that did not run).
+	local kc=$CACHE/build/$name-$arch/.dmatopics-kunitconfig
+	defined_options "$exp" <"${KUNITCONFIG:-$TOP/kunitconfig}" >"$kc"
+	KUNITCONFIG=$kc our_kunit_args "$arch" "$CACHE/build/$name-$arch"
 	(cd "$exp" && PATH=$TOP/scripts/runs/kunit-path:$PATH \
 		python3 tools/testing/kunit/kunit.py build --jobs "$(nproc)" "${KARGS[@]}")
 }

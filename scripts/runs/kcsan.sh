@@ -173,7 +173,7 @@ if [ $base = 1 ]; then
 			[[ "$syms" == *" ${k#CONFIG_} "* ]] || echo "$k=$v"
 		done
 		grep -E '^# CONFIG_.* is not set' "$kc"
-	} >"$out/base.kunitconfig"
+	} | defined_options "$BASE" >"$out/base.kunitconfig"
 	KUNITCONFIG=$out/base.kunitconfig our_kunit_args "$arch" "$bb"
 	if ! (cd "$BASE" && PATH=$TOP/scripts/runs/kunit-path:$PATH python3 tools/testing/kunit/kunit.py \
 		build --jobs "$(nproc)" "${KARGS[@]}") >"$out/base-build.out" 2>&1; then
