@@ -162,18 +162,14 @@ for name in "${rfcs[@]}"; do
 done
 
 # The untouched baseline with the same checkers and our kunitconfig but
-# the options the series adds: its e2e boot.
+# what the baseline does not define (the options the series adds among
+# them): its e2e boot.
 bb=$CACHE/build/base-kcsan-$arch
 if [ $base = 1 ]; then
 	base_worktree
 	note "$arch: the untouched baseline with KCSAN (build in $bb)"
-	syms=" $(series_symbols | tr '\n' ' ') "
-	{
-		grep -E '^CONFIG_' "$kc" | while IFS='=' read -r k v; do
-			[[ "$syms" == *" ${k#CONFIG_} "* ]] || echo "$k=$v"
-		done
-		grep -E '^# CONFIG_.* is not set' "$kc"
-	} | defined_options "$BASE" >"$out/base.kunitconfig"
+	grep -E '^CONFIG_|^# CONFIG_.* is not set' "$kc" |
+		defined_options "$BASE" >"$out/base.kunitconfig"
 	KUNITCONFIG=$out/base.kunitconfig our_kunit_args "$arch" "$bb"
 	if ! (cd "$BASE" && PATH=$TOP/scripts/runs/kunit-path:$PATH python3 tools/testing/kunit/kunit.py \
 		build --jobs "$(nproc)" "${KARGS[@]}") >"$out/base-build.out" 2>&1; then
