@@ -10,10 +10,10 @@
  *
  * Once the driver is unbound in sysfs, no process may reach the device's
  * memory: every access of a mapping made before gets SIGBUS.  The UIO
- * core of 6.1 leaves the mappings in place; the RFC of
- * kernel-patches/6.1/rfc/uio revokes them, and make check-full boots this
- * suite on both kernels (scripts/runs/rfc.sh).  The KUnit suite uio_mmap
- * covers the memory types a kernel thread can test; this covers fork(),
+ * core leaves the mappings in place; the RFC of kernel-patches/7.3/rfc/uio
+ * revokes them, and make check-full boots this suite on both kernels
+ * (scripts/runs/rfc.sh).  The RFC's cases of the KUnit suite uio cover
+ * the memory types a kernel thread can test; this covers fork(),
  * mremap(), a read() in flight and the unbind from sysfs, which need a
  * process.
  *
