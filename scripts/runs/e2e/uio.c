@@ -81,6 +81,18 @@ static int peek(volatile unsigned char *p)
  * Find the UIO device named UIO_NAME: its node in /dev and its platform
  * device.  Its number may change when the driver is bound again.
  */
+/*
+ * uio_pdrv_genirq names the device after its node: "uio-e2e" where it
+ * prints the node with %pOFn (6.1), "uio-e2e@<unit address>" where with
+ * %pfwP (6.12, 7.3).
+ */
+static int is_uio_name(const char *name)
+{
+	size_t n = strlen(UIO_NAME);
+
+	return !strncmp(name, UIO_NAME, n) && (!name[n] || name[n] == '@');
+}
+
 static int find_uio(void)
 {
 	char path[PATH_MAX], name[64], link[PATH_MAX];
@@ -103,7 +115,7 @@ static int find_uio(void)
 			name[0] = 0;
 		fclose(f);
 		name[strcspn(name, "\n")] = 0;
-		if (strcmp(name, UIO_NAME))
+		if (!is_uio_name(name))
 			continue;
 		snprintf(path, sizeof(path), "/sys/class/uio/%s/device", d->d_name);
 		n = readlink(path, link, sizeof(link) - 1);
