@@ -20,7 +20,7 @@
 #
 # Two NUMA nodes (numa-node-id in QEMU's device tree): node 0 with both
 # CPUs and the first 768M, node 1 with the rest and no CPU, of which
-# mem=896M leaves 128M; mm_page_order allocates from it.
+# mem=896M leaves 128M: the suites run on a NUMA machine here.
 import importlib.util
 import os
 

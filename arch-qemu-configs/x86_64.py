@@ -5,8 +5,8 @@
 #
 # Two NUMA nodes (ACPI SRAT): node 0 with both CPUs and 768M, node 1 with
 # the other 256M of kunit.py's 1024M and no CPU, which the kernel uses
-# when asked for that node or when node 0 runs short; mm_page_order
-# allocates from it.
+# when asked for that node or when node 0 runs short: the suites run on a
+# NUMA machine here, and on kunit.py's own one-node machine elsewhere.
 import os
 
 from ..qemu_config import QemuArchParams

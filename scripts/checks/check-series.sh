@@ -53,8 +53,12 @@ for arch in "$@"; do
 	off=$CACHE/build/off-$arch
 	if [ ! -f "$off/.config" ]; then
 		note "$arch: building the options-off configuration once"
-		fragment off "$arch" >"$work/off.kunitconfig"
+		# As scripts/runs/configs.sh builds it: the tree's additions in,
+		# the options the tree at the series does not define (those of
+		# the topics TOPICS leaves out) left out.
 		"$TOP/scripts/trees/apply.sh" >/dev/null 2>&1
+		KUNITCONFIG=$(topics_kunitconfig "$TOP/kunitconfig") \
+			fragment off "$arch" >"$work/off.kunitconfig"
 		kunit_in "$SRC" "$arch" build --build_dir "$off" \
 			--kunitconfig "$work/off.kunitconfig" >"$work/off.out" 2>&1 ||
 			{ cat "$work/off.out"; die "$arch: the options-off configuration does not build"; }
