@@ -551,6 +551,113 @@ static int faults_race_the_revoke(void)
 }
 
 /*
+ * Threads open the device again and again while the driver is unbound.
+ * Each open either gives a file or is refused with an errno: while the
+ * device goes (EINVAL once its info is cleared, ENODEV once its minor is
+ * freed) and after (ENOENT once its node is gone); never a crash or a
+ * splat, which the console check of the boot catches.  Once the unbind
+ * has returned, no open succeeds, and the last file each thread opened,
+ * during the unbind or before it, can no longer use the device: write()
+ * and mmap() fail.  Repeated, with the unbind at different moments.
+ */
+#define OPENERS	2
+
+struct opener {
+	pthread_t thread;
+	int fd;			/* the last file it opened, or -1 */
+	unsigned long opened, late;	/* late: begun after the unbind returned */
+	unsigned long refused[2];	/* before and after the unbind returned */
+	int first_errno[2];
+};
+
+static pthread_barrier_t openers_started;
+
+static void *open_until_refused(void *arg)
+{
+	struct opener *o = arg;
+	int fd, after;
+
+	pthread_barrier_wait(&openers_started);
+	do {
+		after = is_revoked();
+		fd = open(dev, O_RDWR);
+		if (fd < 0) {
+			if (!o->refused[after]++)
+				o->first_errno[after] = errno;
+			continue;
+		}
+		o->opened++;
+		o->late += after;
+		if (o->fd >= 0)
+			close(o->fd);
+		o->fd = fd;
+	} while (!after);
+	return NULL;
+}
+
+static int opens_racing_the_unbind_are_refused_or_fail_later(void)
+{
+	unsigned long opened = 0, refused[2] = { 0 };
+	struct opener o[OPENERS];
+	int round, t, ok = 1, n = 1;
+	unsigned char *p;
+
+	for (round = 0; round < RACE_ROUNDS && ok; round++) {
+		revoked = 0;
+		pthread_barrier_init(&openers_started, NULL, OPENERS + 1);
+		for (t = 0; t < OPENERS; t++) {
+			memset(&o[t], 0, sizeof(o[t]));
+			o[t].fd = -1;
+			if (pthread_create(&o[t].thread, NULL, open_until_refused,
+					   &o[t])) {
+				say("error: pthread_create");
+				return 0;
+			}
+		}
+		pthread_barrier_wait(&openers_started);
+		usleep(1000 * (round % 5));
+		if (!unbind())
+			ok = 0;
+		__atomic_store_n(&revoked, 1, __ATOMIC_RELEASE);
+		for (t = 0; t < OPENERS; t++) {
+			pthread_join(o[t].thread, NULL);
+			opened += o[t].opened;
+			refused[0] += o[t].refused[0];
+			refused[1] += o[t].refused[1];
+			if (o[t].refused[0] && round < 5)
+				say("round %d: an open during the unbind was refused: %s",
+				    round, strerror(o[t].first_errno[0]));
+			if (o[t].late) {
+				say("round %d: %lu opens begun after the unbind succeeded",
+				    round, o[t].late);
+				ok = 0;
+			}
+			if (o[t].fd < 0)
+				continue;
+			if (write(o[t].fd, &n, sizeof(n)) != -1) {
+				say("round %d: write() to a file opened as the driver went succeeded",
+				    round);
+				ok = 0;
+			}
+			p = mmap(NULL, page, PROT_READ, MAP_SHARED, o[t].fd, 0);
+			if (p != MAP_FAILED) {
+				say("round %d: mmap() of a file opened as the driver went succeeded",
+				    round);
+				munmap(p, page);
+				ok = 0;
+			}
+			close(o[t].fd);
+		}
+		pthread_barrier_destroy(&openers_started);
+		if (!bind())
+			return 0;
+	}
+	say("%lu opens succeeded, %lu were refused during the unbinds and %lu after them",
+	    opened, refused[0], refused[1]);
+	return ok;
+}
+
+/*
  * kmemleak reports an object that no scan found a pointer to only if it
  * was older than 5 s (MSECS_MIN_AGE) when the scan started and its
  * contents did not change since the previous scan.  Scan and clear before
@@ -711,14 +818,15 @@ int uio_suite(int n)
 		"unbind_revokes_every_mapping",
 		"rebind_maps_the_device_again",
 		"faults_race_the_revoke",
+		"opens_racing_the_unbind_are_refused_or_fail_later",
 		"kmemleak_finds_nothing_left_behind",
 	};
 	struct sigaction sa = { .sa_handler = on_sigbus };
-	int ok[7] = { 0 }, fd, i, all = 1, kmemleak, cleared = 0;
+	int ok[8] = { 0 }, fd, i, all = 1, kmemleak, cleared = 0;
 
 	page = sysconf(_SC_PAGESIZE);
 	sigaction(SIGBUS, &sa, NULL);
-	printf("    KTAP version 1\n    # Subtest: e2e_uio\n    1..7\n");
+	printf("    KTAP version 1\n    # Subtest: e2e_uio\n    1..8\n");
 	fflush(stdout);
 	kmemleak = !access(KMEMLEAK, F_OK);
 	if (kmemleak)
@@ -734,19 +842,20 @@ int uio_suite(int n)
 		close(fd);
 		ok[4] = rebind_maps_the_device_again();
 		ok[5] = ok[4] && faults_race_the_revoke();
+		ok[6] = ok[4] && opens_racing_the_unbind_are_refused_or_fail_later();
 	}
-	for (i = 0; i < 6; i++) {
+	for (i = 0; i < 7; i++) {
 		printf("    %s %d %s\n", ok[i] ? "ok" : "not ok", i + 1, names[i]);
 		all &= ok[i];
 	}
 	fflush(stdout);
 	if (!kmemleak) {
-		printf("    ok 7 %s # SKIP kmemleak is not on (CONFIG_DEBUG_KMEMLEAK)\n",
-		       names[6]);
+		printf("    ok 8 %s # SKIP kmemleak is not on (CONFIG_DEBUG_KMEMLEAK)\n",
+		       names[7]);
 	} else {
-		ok[6] = cleared && kmemleak_finds_nothing_left_behind();
-		printf("    %s 7 %s\n", ok[6] ? "ok" : "not ok", names[6]);
-		all &= ok[6];
+		ok[7] = cleared && kmemleak_finds_nothing_left_behind();
+		printf("    %s 8 %s\n", ok[7] ? "ok" : "not ok", names[7]);
+		all &= ok[7];
 	}
 	printf("%s %d e2e_uio\n", all ? "ok" : "not ok", n);
 	fflush(stdout);
