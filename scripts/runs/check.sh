@@ -23,6 +23,19 @@
 # of every tree; the exit status is non-zero on any failure.
 . "$(dirname "$0")/../common.sh"
 
+# One run at a time writes RESULTS: each first clears the results it is
+# about to produce, which would wipe those of another run still going.
+# The outermost run takes the lock, once its arguments are known good;
+# the runs it starts for each tree (CHECK_MULTI) hold it with it.
+lock_results() {
+	[ -z "${CHECK_MULTI:-}" ] || return 0
+	mkdir -p "$RESULTS"
+	exec {results_fd}>>"$RESULTS/.lock"
+	flock -n -x "$results_fd" && return 0
+	note "waiting for another make check or check-full that writes $RESULTS (lock $RESULTS/.lock)"
+	flock -x "$results_fd"
+}
+
 # More than one tree: each in turn, in a run of its own (its own cache,
 # series, plan and results), then one closing line over them all.
 read -r -a trees <<<"${CHECK_TREES:-$TREE}"
@@ -32,7 +45,7 @@ if [ ${#trees[@]} -gt 1 ]; then
 	done
 	# A series given as PATCHES is one tree's
 	[ -z "$(printenv PATCHES)" ] || die "PATCHES names one tree's series: give TREE= with it"
-	mkdir -p "$RESULTS"
+	lock_results
 	rm -f "$RESULTS/summary.md" "$RESULTS/totals"
 	rc=0 common=1 child=
 	# Each tree's run in a process group of its own, which an interrupt
@@ -145,7 +158,7 @@ for arch in "$@"; do
 	case "$arch" in x86_64 | arm | arm64) runs+=("$arch-e2e") ;; esac
 done
 set -- "${kunit_arches[@]}"
-mkdir -p "$RESULTS"
+lock_results
 printf 'stage\tseconds\texit\n' >"$RESULTS/stages.tsv"
 # Before anything else: no result of an earlier run may be read as this
 # run's.

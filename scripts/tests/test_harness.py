@@ -1119,6 +1119,30 @@ class Harness(unittest.TestCase):
             out, err = p.communicate(timeout=30)
         self.assertEqual(p.returncode, 0, err)
 
+    def test_a_second_check_waits_for_the_first_and_clears_nothing(self):
+        # Each make check first clears the results it will write: a second
+        # run waits for the first rather than wipe what it is writing.
+        os.makedirs(self.results, exist_ok=True)
+        stages = os.path.join(self.results, 'stages.tsv')
+        with open(stages, 'w') as f:
+            f.write('the first run\n')
+        with open(os.path.join(self.results, '.lock'), 'a') as lk:
+            fcntl.flock(lk, fcntl.LOCK_EX)
+            p = subprocess.Popen([script('check.sh'), 'host'],
+                                 env=dict(self.env, TIER='check'),
+                                 stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True,
+                                 start_new_session=True)
+            try:
+                self.wait_for_line(p.stderr, '>>> waiting for another make '
+                                   'check or check-full that writes')
+                self.assertIsNone(p.poll(), 'check.sh did not wait')
+                with open(stages) as f:
+                    self.assertEqual(f.read(), 'the first run\n')
+            finally:
+                os.killpg(p.pid, signal.SIGTERM)
+                p.communicate(timeout=30)
+
     def test_a_run_keeps_its_tree_until_it_ends(self):
         self.series(*GOOD)
         started = os.path.join(self.tmp, 'started')
