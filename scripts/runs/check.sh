@@ -28,8 +28,8 @@
 # The outermost run takes the lock, once its arguments are known good;
 # the runs it starts for each tree (CHECK_MULTI) hold it with it.
 lock_results() {
-	[ -z "${CHECK_MULTI:-}" ] || return 0
 	mkdir -p "$RESULTS"
+	[ -z "${CHECK_MULTI:-}" ] || return 0
 	exec {results_fd}>>"$RESULTS/.lock"
 	flock -n -x "$results_fd" && return 0
 	note "waiting for another make check or check-full that writes $RESULTS (lock $RESULTS/.lock)"
