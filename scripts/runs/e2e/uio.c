@@ -50,6 +50,7 @@ static long page;
 static __thread sigjmp_buf jump;	/* each thread catches its own SIGBUS */
 
 int write_file(const char *path, const char *val);	/* odirect.c */
+int uio_rebind(void);	/* below */
 
 static void say(const char *fmt, ...)
 {
@@ -356,6 +357,7 @@ struct racer {
 
 static volatile int revoked;
 static pthread_barrier_t started;	/* every racer set up, and the unbinder */
+static int racers_left;	/* a racer did not end: it may still run */
 
 static int is_revoked(void)
 {
@@ -533,6 +535,7 @@ static int faults_race_the_revoke(void)
 			if (pthread_timedjoin_np(r[t].thread, NULL, &deadline)) {
 				say("round %d: the %s thread did not end within %d s of the unbind",
 				    round, roles[t], JOIN_TIMEOUT);
+				racers_left = 1;
 				return 0;
 			}
 			if (!r[t].ok) {
@@ -552,10 +555,10 @@ static int faults_race_the_revoke(void)
 
 /*
  * Threads open the device again and again while the driver is unbound.
- * Each open either gives a file or is refused with an errno: while the
- * device goes (EINVAL once its info is cleared, ENODEV once its minor is
- * freed) and after (ENOENT once its node is gone); never a crash or a
- * splat, which the console check of the boot catches.  Once the unbind
+ * Each open either gives a file or is refused with an errno (EINVAL once
+ * the device's info is cleared, ENODEV once its minor is freed, ENOENT
+ * once its node is gone, as soon as during the unbind); never a crash or
+ * a splat, which the console check of the boot catches.  Once the unbind
  * has returned, no open succeeds, and the last file each thread opened,
  * during the unbind or before it, can no longer use the device: write()
  * and mmap() fail.  Repeated, with the unbind at different moments.
@@ -571,6 +574,7 @@ struct opener {
 };
 
 static pthread_barrier_t openers_started;
+static volatile int unbound;	/* the unbind of this round has returned */
 
 static void *open_until_refused(void *arg)
 {
@@ -579,7 +583,7 @@ static void *open_until_refused(void *arg)
 
 	pthread_barrier_wait(&openers_started);
 	do {
-		after = is_revoked();
+		after = __atomic_load_n(&unbound, __ATOMIC_ACQUIRE);
 		fd = open(dev, O_RDWR);
 		if (fd < 0) {
 			if (!o->refused[after]++)
@@ -599,11 +603,17 @@ static int opens_racing_the_unbind_are_refused_or_fail_later(void)
 {
 	unsigned long opened = 0, refused[2] = { 0 };
 	struct opener o[OPENERS];
-	int round, t, ok = 1, n = 1;
+	int round, t, ok = 1, n = 1, after_errno = 0, bound = 1;
 	unsigned char *p;
 
+	if (racers_left) {
+		say("threads of faults_race_the_revoke are still running: not run");
+		return 0;
+	}
+	if (!uio_rebind())
+		return 0;
 	for (round = 0; round < RACE_ROUNDS && ok; round++) {
-		revoked = 0;
+		unbound = 0;
 		pthread_barrier_init(&openers_started, NULL, OPENERS + 1);
 		for (t = 0; t < OPENERS; t++) {
 			memset(&o[t], 0, sizeof(o[t]));
@@ -617,13 +627,21 @@ static int opens_racing_the_unbind_are_refused_or_fail_later(void)
 		pthread_barrier_wait(&openers_started);
 		usleep(1000 * (round % 5));
 		if (!unbind())
-			ok = 0;
-		__atomic_store_n(&revoked, 1, __ATOMIC_RELEASE);
+			ok = bound = 0;
+		__atomic_store_n(&unbound, 1, __ATOMIC_RELEASE);
 		for (t = 0; t < OPENERS; t++) {
 			pthread_join(o[t].thread, NULL);
+			if (!bound) {
+				/* still bound: what the threads saw says nothing */
+				if (o[t].fd >= 0)
+					close(o[t].fd);
+				continue;
+			}
 			opened += o[t].opened;
 			refused[0] += o[t].refused[0];
 			refused[1] += o[t].refused[1];
+			if (o[t].refused[1] && !after_errno)
+				after_errno = o[t].first_errno[1];
 			if (o[t].refused[0] && round < 5)
 				say("round %d: an open during the unbind was refused: %s",
 				    round, strerror(o[t].first_errno[0]));
@@ -649,11 +667,11 @@ static int opens_racing_the_unbind_are_refused_or_fail_later(void)
 			close(o[t].fd);
 		}
 		pthread_barrier_destroy(&openers_started);
-		if (!bind())
+		if (!bound || !bind())
 			return 0;
 	}
-	say("%lu opens succeeded, %lu were refused during the unbinds and %lu after them",
-	    opened, refused[0], refused[1]);
+	say("%lu opens succeeded, %lu were refused during the unbinds and %lu after them (%s)",
+	    opened, refused[0], refused[1], strerror(after_errno));
 	return ok;
 }
 
