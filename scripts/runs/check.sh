@@ -34,6 +34,7 @@ lock_results() {
 	flock -n -x "$results_fd" && return 0
 	note "waiting for another make check or check-full that writes $RESULTS (lock $RESULTS/.lock)"
 	flock -x "$results_fd"
+	note "got the lock of $RESULTS"
 }
 
 # More than one tree: each in turn, in a run of its own (its own cache,

@@ -1140,8 +1140,15 @@ class Harness(unittest.TestCase):
                 with open(stages) as f:
                     self.assertEqual(f.read(), 'the first run\n')
             finally:
-                os.killpg(p.pid, signal.SIGTERM)
-                p.communicate(timeout=30)
+                try:
+                    os.killpg(p.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+                try:
+                    p.communicate(timeout=30)
+                except subprocess.TimeoutExpired:
+                    os.killpg(p.pid, signal.SIGKILL)
+                    p.communicate()
 
     def test_a_run_keeps_its_tree_until_it_ends(self):
         self.series(*GOOD)
