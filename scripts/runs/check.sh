@@ -33,7 +33,7 @@ lock_results() {
 	exec {results_fd}>>"$RESULTS/.lock"
 	flock -n -x "$results_fd" && return 0
 	note "waiting for another make check or check-full that writes $RESULTS (lock $RESULTS/.lock)"
-	flock -x "$results_fd"
+	flock -x "$results_fd" || die "could not lock $RESULTS/.lock"
 	note "got the lock of $RESULTS"
 }
 

@@ -1126,29 +1126,39 @@ class Harness(unittest.TestCase):
         stages = os.path.join(self.results, 'stages.tsv')
         with open(stages, 'w') as f:
             f.write('the first run\n')
-        with open(os.path.join(self.results, '.lock'), 'a') as lk:
+        # Its output in a file: its first two lines can come in one
+        # write, which a select() on a pipe would see as one line.
+        err = os.path.join(self.tmp, 'second.err')
+        with open(os.path.join(self.results, '.lock'), 'a') as lk, \
+                open(err, 'w') as errf:
             fcntl.flock(lk, fcntl.LOCK_EX)
             p = subprocess.Popen([script('check.sh'), 'host'],
                                  env=dict(self.env, TIER='check'),
-                                 stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True,
+                                 stdout=subprocess.DEVNULL, stderr=errf,
                                  start_new_session=True)
             try:
-                self.wait_for_line(p.stderr, '>>> waiting for another make '
-                                   'check or check-full that writes')
+                deadline = time.monotonic() + 120
+                while True:
+                    with open(err) as f:
+                        said = f.read()
+                    if ('>>> waiting for another make check or check-full '
+                            'that writes') in said:
+                        break
+                    if time.monotonic() > deadline:
+                        self.fail(f'check.sh did not say in 120 s that it '
+                                  f'waits: {said!r}')
+                    time.sleep(0.1)
                 self.assertIsNone(p.poll(), 'check.sh did not wait')
                 with open(stages) as f:
                     self.assertEqual(f.read(), 'the first run\n')
             finally:
+                # Killed while it waits, before the lock is let go: it
+                # must never go on to run its stages.
                 try:
-                    os.killpg(p.pid, signal.SIGTERM)
+                    os.killpg(p.pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
-                try:
-                    p.communicate(timeout=30)
-                except subprocess.TimeoutExpired:
-                    os.killpg(p.pid, signal.SIGKILL)
-                    p.communicate()
+                p.wait(timeout=30)
 
     def test_a_run_keeps_its_tree_until_it_ends(self):
         self.series(*GOOD)
