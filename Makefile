@@ -13,7 +13,7 @@ TREES := 7.3 6.1 6.12
 CHECK_TREES := $(if $(filter command line environment,$(origin TREE)),$(TREE),$(TREES))
 FILTER ?=
 ARCHES := x86_64 arm arm-lpae arm64
-BENCH_ARCHES := x86_64 arm
+BENCH_ARCHES := x86_64 arm arm64
 export CACHE TREE
 
 .PHONY: help kunit e2e kcsan faults check check-full baseline rebase merge-results checkpatch lint-ci configs selftest tree refresh bench bench-loop check-series deps clean

@@ -7,6 +7,12 @@
 # the other 256M of kunit.py's 1024M and no CPU, which the kernel uses
 # when asked for that node or when node 0 runs short: the suites run on a
 # NUMA machine here, and on kunit.py's own one-node machine elsewhere.
+#
+# make bench's second disk (scripts/runs/bench.sh) sits on an AHCI
+# controller, whose driver maps its requests with dma_map_sg(); with
+# DMATOPICS_IOMMU=1 the machine is q35 with QEMU's intel-iommu in front of
+# it (the DMAR table reaches the guest through qboot's ACPI table loader),
+# and intel-iommu is the first device, as QEMU wants it.
 import os
 
 from ..qemu_config import QemuArchParams
@@ -19,6 +25,8 @@ with open(os.path.join(os.path.dirname(__file__), 'e2e.config')) as f:
 # kernel would panic on its first data race report: there each report is
 # judged, and any other splat still fails the run.
 PANIC_ON_WARN = '' if os.environ.get('DMATOPICS_KCSAN') else ' panic_on_warn=1'
+IOMMU = (['-machine', 'q35', '-device', 'intel-iommu']
+	 if os.environ.get('DMATOPICS_IOMMU') == '1' else [])
 
 QEMU_ARCH = QemuArchParams(linux_arch='x86_64',
 			   kconfig='''
@@ -30,13 +38,18 @@ CONFIG_SERIAL_8250_CONSOLE=y
 # table), so it needs MSI-X
 CONFIG_PCI_MSI=y
 CONFIG_NUMA=y
+# make bench's AHCI disk, and the IOMMU it is measured behind
+CONFIG_ATA=y
+CONFIG_SATA_AHCI=y
+CONFIG_BLK_DEV_SD=y
+CONFIG_INTEL_IOMMU=y
 ''' + CHECKERS + E2E,
 			   qemu_arch='x86_64',
 			   kernel_path='arch/x86/boot/bzImage',
 			   kernel_command_line='console=ttyS0' + PANIC_ON_WARN,
 			   # qboot is faster than SeaBIOS and doesn't mess up
 			   # the terminal.
-			   extra_qemu_params=['-bios', 'qboot.rom', '-smp', '2',
+			   extra_qemu_params=IOMMU + ['-bios', 'qboot.rom', '-smp', '2',
 					      '-object', 'memory-backend-ram,id=m0,size=768M',
 					      '-object', 'memory-backend-ram,id=m1,size=256M',
 					      '-numa', 'node,nodeid=0,cpus=0-1,memdev=m0',

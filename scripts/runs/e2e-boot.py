@@ -4,12 +4,15 @@
 The QEMU command is kunit.py's own: the same --qemu_config file, loaded and
 started by the tree's kunit_kernel (its QEMU parameters, kernel path and
 command line), with the initramfs and a virtio-blk disk added as extra
-QEMU arguments and KUnit's own suites turned off (kunit.enable=0).  The
+QEMU arguments and KUnit's own suites turned off (kunit.enable=0); with
+--ahci-disk, a second disk on an AHCI controller (QEMU's ich9-ahci), which
+the guest names sda.  The
 console goes to stdout and to LOG.  Exit status 0 when the guest powered
 off by itself, 3 on a timeout (QEMU is stopped), else QEMU's status.
 
 usage: e2e-boot.py --tree T --build-dir B --qemu-config C [--cross X]
-                   --initrd I --disk D --log LOG [--timeout S] [ARG...]
+                   --initrd I --disk D [--ahci-disk D2] --log LOG
+                   [--timeout S] [ARG...]
 (ARG: kernel command line parameters for the init program)
 """
 import argparse
@@ -24,6 +27,7 @@ def main():
                 '--disk', '--log'):
         ap.add_argument(opt, required=True)
     ap.add_argument('--cross', default=None)
+    ap.add_argument('--ahci-disk', default=None)
     ap.add_argument('--timeout', type=int, default=120)
     ap.add_argument('args', nargs='*')
     a = ap.parse_args()
@@ -34,6 +38,10 @@ def main():
     extra = ['-initrd', a.initrd,
              '-drive', f'file={a.disk},format=raw,if=none,id=e2e',
              '-device', 'virtio-blk-pci,drive=e2e']
+    if a.ahci_disk:
+        extra += ['-drive', f'file={a.ahci_disk},format=raw,if=none,id=e2e-sata',
+                  '-device', 'ich9-ahci,id=e2e-ahci',
+                  '-device', 'ide-hd,drive=e2e-sata,bus=e2e-ahci.0']
     _, ops = kunit_kernel._get_qemu_ops(a.qemu_config, extra, a.cross)
     # kunit.py's command line ends with kunit_shutdown=reboot, which would
     # reboot as soon as the (disabled) KUnit executor is done, before init.

@@ -24,6 +24,11 @@
 # modules of the build (paths under it) for the e2e_faults suite
 # (scripts/runs/e2e/faults.c, scripts/runs/faults.sh); E2E_KMOD=0 leaves
 # out the harness's KUnit modules (kernel-patches/TREE/e2e-kmod).
+# E2E_AHCI=1 (make bench, x86_64 and arm64) adds a second disk on an AHCI
+# controller, sda, and measures E2E_DISKS (default "vda,sda"); E2E_IOMMU=1
+# boots the machine with its IOMMU in front of the disks
+# (arch-qemu-configs/ARCH.py, DMATOPICS_IOMMU) and has the init prove that
+# the AHCI disk is translated.
 #
 # usage: scripts/runs/e2e.sh ARCH [LEVELS]
 . "$(dirname "$0")/../common.sh"
@@ -163,6 +168,20 @@ fi
 	fail "the initramfs could not be made"
 mib=${E2E_MIB:-16}
 truncate -s $((mib + 16))M "$work/disk.img"
+ahci=() disk_args=()
+if [ "${E2E_AHCI:-0}" = 1 ]; then
+	truncate -s $((mib + 16))M "$work/ahci.img"
+	ahci=(--ahci-disk "$work/ahci.img")
+	disk_args=("e2e_disks=${E2E_DISKS:-vda,sda}")
+fi
+if [ "${E2E_IOMMU:-0}" = 1 ]; then
+	case "$arch" in
+	x86_64 | arm64) ;;
+	*) fail "no IOMMU boot on $arch: Linux drives none of QEMU's IOMMU models there" ;;
+	esac
+	export DMATOPICS_IOMMU=1
+	disk_args+=(e2e_iommu=1)
+fi
 
 # x86_64: acpi=noirq.  The disk's virtio-pci function is driven by MSI-X
 # (arch-qemu-configs/x86_64.py), yet enabling it evaluates the _PRT of
@@ -181,9 +200,10 @@ rc=0
 PATH=$TOP/scripts/runs/kunit-path:$PATH \
 /usr/bin/python3 "$TOP/scripts/runs/e2e-boot.py" --tree "$SRC" --build-dir "$build" \
 	--qemu-config "$TOP/arch-qemu-configs/$arch.py" ${cross:+--cross "$cross"} \
-	--initrd "$work/initramfs.cpio" --disk "$work/disk.img" \
+	--initrd "$work/initramfs.cpio" --disk "$work/disk.img" "${ahci[@]}" \
 	--log "$work/console.log" --timeout "$timeout" \
-	"${kargs[@]}" "${kmod_args[@]}" ${E2E_ARGS:-} "e2e_mib=$mib" "e2e_levels=$levels" || rc=$?
+	"${kargs[@]}" "${kmod_args[@]}" "${disk_args[@]}" ${E2E_ARGS:-} \
+	"e2e_mib=$mib" "e2e_levels=$levels" || rc=$?
 [ -s "$work/console.log" ] || fail "QEMU printed nothing (exit $rc)"
 cp "$work/console.log" "$RESULTS/$name.log"
 echo ran >"$status"

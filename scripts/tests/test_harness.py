@@ -1103,6 +1103,83 @@ class Harness(unittest.TestCase):
     def test_sigterm_stops_the_run_and_says_interrupted(self):
         self.interrupt(signal.SIGTERM)
 
+    # the merge-rate table of make bench
+
+    def bench_table(self, logs):
+        """bench-e2e.py over LOGS ({name: text}), with a gnuplot that
+        draws nothing: its exit status and bench.md."""
+        bench = os.path.join(self.tmp, 'bench')
+        out = os.path.join(self.tmp, 'out')
+        fake = os.path.join(self.tmp, 'bin')
+        for d in (bench, out, fake):
+            os.makedirs(d, exist_ok=True)
+        with open(os.path.join(fake, 'gnuplot'), 'w') as f:
+            f.write('#!/bin/sh\ncat >/dev/null\n')
+        os.chmod(os.path.join(fake, 'gnuplot'), 0o755)
+        for name, text in logs.items():
+            with open(os.path.join(bench, name), 'w') as f:
+                f.write(text)
+        p = subprocess.run(
+            ['python3', script('bench-e2e.py'), bench, out, 'x86_64'],
+            env=dict(self.env, PATH=fake + ':' + os.environ['PATH'],
+                     DMATOPICS_TREE='7.3'),
+            capture_output=True, text=True)
+        with open(os.path.join(out, 'bench.md')) as f:
+            return p.returncode, f.read()
+
+    BENCH_LEVEL = (
+        '    # bench: level 0: disk vda: requests 64 pages 8192 entries 192 '
+        'merged 8000 rate 97.6%\n'
+        '    # bench: level 0: disk sda: requests 64 pages 8192 entries {sg} '
+        'merged 0 rate 0.0%\n'
+        '{dma}'
+        '    # bench: level 0: frames ascending 8190 descending 0 apart 0\n')
+    DMA_LINE = ('    # bench: level 0: disk sda: dma_map_sg calls 64 entries '
+                '{sg} segments {segs} rate 0.0%\n')
+
+    def ahci_rows(self, md, iommu):
+        return [r.rstrip(' |').split(' | ')[3:] for r in md.splitlines()
+                if r.startswith(f'| x86_64 | 7.3 order (ascending) | {iommu}')]
+
+    def test_an_iommu_boot_not_proven_behind_it_is_left_out_and_fails(self):
+        proven = '    # bench: disk sda: behind the IOMMU\n'
+        rc, md = self.bench_table({
+            'x86_64-e2e-1.log': self.BENCH_LEVEL.format(
+                sg=1024, dma=self.DMA_LINE.format(sg=1024, segs=1024)),
+            'x86_64-e2e-iommu-1.log': self.BENCH_LEVEL.format(
+                sg=8192, dma=self.DMA_LINE.format(sg=8192, segs=512)) +
+            proven,
+            # figures, but the init did not prove the disk translated:
+            # never a merge rate behind the IOMMU
+            'x86_64-e2e-iommu-2.log': self.BENCH_LEVEL.format(
+                sg=4096, dma=self.DMA_LINE.format(sg=4096, segs=4096)),
+        })
+        self.assertEqual(rc, 1, md)
+        self.assertEqual(self.ahci_rows(md, 'none'),
+                         [['0', '1', '8192', '1024', '87.5%', '1024',
+                           '87.5%']])
+        iommu = self.ahci_rows(md, 'intel')
+        self.assertIn('1 of 2 boots not proven behind the IOMMU', iommu[0][0])
+        self.assertEqual(iommu[1], ['0', '1', '8192', '8192', '0.0%', '512',
+                                    '93.8%'])
+        # the virtio disk's table is the same boots' vda
+        self.assertIn('| x86_64 | 7.3 order (ascending) | 0 | 1 | 8192 | '
+                      '192 | 97.7% |', md)
+        self.assertIn('| x86_64 | 2004 order (top down, experiments/) | '
+                      'intel-iommu (q35) | not run |', md)
+
+    def test_a_kernel_without_the_dma_tracepoint_is_not_measured(self):
+        rc, md = self.bench_table({
+            'x86_64-e2e-1.log':
+                '    # bench: no dma:dma_map_sg event in this kernel: DMA '
+                'segments not measured\n' +
+                self.BENCH_LEVEL.format(sg=1024, dma=''),
+        })
+        self.assertEqual(rc, 0, md)
+        self.assertIn('| x86_64 | 7.3 order (ascending) | none | 0 | 1 | '
+                      '8192 | 1024 | 87.5% | not measured | not measured |',
+                      md)
+
     # the lock
 
     def test_a_second_apply_waits_for_the_lock_and_says_so(self):

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * init of the end-to-end boot (scripts/runs/e2e.sh): O_DIRECT I/O from a user
- * process through a virtio-blk disk, measured with events the kernel
- * already has, summed by hist triggers, no counter of our own:
+ * process through a virtio-blk disk, vda (and, in make bench, through the
+ * disks of e2e_disks=, such as sda on AHCI), measured with events the
+ * kernel already has, summed by hist triggers, no counter of our own:
  *
  *  - pages: the bytes of the block_rq_issue events of the disk
  *    (hist:keys=dev:vals=bytes), divided by the page size; every buffer
@@ -10,8 +11,18 @@
  *  - entries: the return value of __blk_rq_map_sg(), the scatterlist
  *    entries built for a request, through a kretprobe event of our own
  *    (r:e2e/map_sg __blk_rq_map_sg nsegs=$retval:s32), whose histogram
- *    is keyed by that count (hist:keys=nsegs).  The guest has no other
- *    block device, so every request it maps is one of the disk's.
+ *    is keyed by that count (hist:keys=nsegs).  The disks take their
+ *    turns, so every request mapped is one of the disk's in turn;
+ *  - DMA segments: what dma_map_sg() made of those entries, the device's
+ *    view, from the dma:dma_map_sg tracepoint of the disk's PCI function
+ *    (hist:keys=device:vals=full_nents,full_ents, filtered by device):
+ *    full_nents the entries handed in, full_ents the segments returned.
+ *    virtio never calls dma_map_sg() (it maps entry by entry), AHCI does
+ *    for each request (ata_sg_setup()).  Without an IOMMU, dma-direct
+ *    returns one segment per entry; behind one, the IOMMU's DMA ops merge
+ *    entries that they map next to each other in I/O virtual addresses.
+ *    A kernel without the tracepoint or its two counts (6.1) is reported,
+ *    and the segments are not measured.
  *
  * The merge rate is (pages - entries) / pages, both summed over the same
  * requests: the share of pages that did not need an entry of their own.
@@ -41,8 +52,16 @@
  * two neighbouring pages, whether the second frame follows the first,
  * comes right before it, or lies apart.
  *
- * Output: KTAP, one suite "e2e_odirect" whose cases hold over every level,
- * and "# bench:" diagnostic lines with the figures of each level.  Then it
+ * With e2e_iommu=1 (make bench's IOMMU boot), each disk whose driver
+ * calls dma_map_sg() must be behind the IOMMU, or the suite fails: its PCI
+ * function has an iommu_group whose type translates (not "identity"), and
+ * a dma:dma_map_sg event of it, read from the trace buffer, gives DMA
+ * addresses none of which is one of its physical addresses.  Without
+ * e2e_iommu=1 the same facts are printed, for the record.
+ *
+ * Output: KTAP, one suite "e2e_odirect" whose cases hold over every level
+ * and disk, and "# bench:" diagnostic lines with the figures of each level
+ * and disk.  Then it
  * runs the suite e2e_uio (uio.c) if the boot asks for it (e2e_uio=1),
  * e2e_faults (faults.c) with e2e_faults=INTERVALS, and the harness's
  * KUnit modules of /kmod (kmod.c), and powers the machine off.  It writes
@@ -52,6 +71,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -64,11 +84,11 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#define DISK_NAME	"vda"
-#define DISK		"/dev/" DISK_NAME
 #define TRACEFS		"/sys/kernel/tracing"
 #define ISSUE		TRACEFS "/events/block/block_rq_issue"
 #define MAP_SG		TRACEFS "/events/e2e/map_sg"
+#define DMA_MAP_SG	TRACEFS "/events/dma/dma_map_sg"
+#define MAX_DISKS	4
 #define PROBE		"r:e2e/map_sg __blk_rq_map_sg nsegs=$retval:s32"
 #define CHUNK		(512 << 10)	/* bytes per pwrite()/pread() */
 #define RESERVE		(48 << 20)	/* free memory the filler leaves */
@@ -78,11 +98,22 @@ struct counters {
 	uint64_t mapped, entries;	/* __blk_rq_map_sg() returns */
 	uint64_t lost;	/* events dropped by a histogram or missed by the probe */
 	uint64_t empty;	/* requests mapped into no entry */
+	uint64_t dma_calls, dma_nents, dma_ents;	/* dma:dma_map_sg */
+};
+
+/* A disk of e2e_disks=, its device number and the PCI function it is on. */
+struct disk {
+	char name[16], path[32];
+	char pci[16];			/* the DMA device: "0000:00:04.0" */
+	char issue_trigger[128];	/* block_rq_issue, for the disk */
+	char dma_filter[48];		/* dma:dma_map_sg, for its device */
+	char dma_trigger[128];
+	int dma_mapped;		/* its driver called dma_map_sg() */
 };
 
 static long page_size;
 static int errors;
-static char issue_trigger[128];	/* the hist trigger, for the disk */
+static int have_dma_event;	/* the kernel has dma:dma_map_sg */
 static const char map_sg_trigger[] = "hist:keys=nsegs";
 
 int uio_suite(int n);	/* uio.c */
@@ -153,7 +184,7 @@ static uint64_t probe_missed(void)
  * "{ dev: N } hitcount: H bytes: B"; map_sg's one line per entry count:
  * "{ nsegs: S } hitcount: H".  No line, no hit.
  */
-static int read_counters(struct counters *c)
+static int read_counters(const struct disk *d, struct counters *c)
 {
 	FILE *f = fopen(ISSUE "/hist", "r");
 	char line[512];
@@ -195,6 +226,23 @@ static int read_counters(struct counters *c)
 		/* A request mapped into no entry, or an error returned. */
 		if (value(line, "{ nsegs") == 0 || strstr(line, "{ nsegs: -"))
 			c->empty += hits;
+	}
+	fclose(f);
+	if (!have_dma_event || !d->pci[0])
+		return 0;
+	/* One key, the device: "{ device: N } hitcount: H full_nents: .." */
+	f = fopen(DMA_MAP_SG "/hist", "r");
+	if (!f) {
+		fail("open " DMA_MAP_SG "/hist");
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		c->lost += value(line, "Dropped");
+		if (strncmp(line, "{ device:", 9))
+			continue;
+		c->dma_calls += value(line, "hitcount");
+		c->dma_nents += value(line, "full_nents");
+		c->dma_ents += value(line, "full_ents");
 	}
 	fclose(f);
 	return 0;
@@ -263,20 +311,27 @@ static int define_probe(void)
 	return tracefs_write(TRACEFS "/kprobe_events", PROBE);
 }
 
-static int set_trigger(void)
+static int set_trigger(const struct disk *d)
 {
-	if (define_probe() || tracefs_write(ISSUE "/trigger", issue_trigger))
+	if (define_probe() || tracefs_write(ISSUE "/trigger", d->issue_trigger))
 		return -1;
-	if (!tracefs_write(MAP_SG "/trigger", map_sg_trigger))
+	if (tracefs_write(MAP_SG "/trigger", map_sg_trigger))
+		goto no_map_sg;
+	if (!d->dma_trigger[0] ||
+	    !tracefs_write(DMA_MAP_SG "/trigger", d->dma_trigger))
 		return 0;
-	remove_trigger_of(ISSUE, issue_trigger);
+	remove_trigger_of(MAP_SG, map_sg_trigger);
+no_map_sg:
+	remove_trigger_of(ISSUE, d->issue_trigger);
 	return -1;
 }
 
-static int remove_trigger(void)
+static int remove_trigger(const struct disk *d)
 {
-	return remove_trigger_of(ISSUE, issue_trigger) |
-	       remove_trigger_of(MAP_SG, map_sg_trigger);
+	return remove_trigger_of(ISSUE, d->issue_trigger) |
+	       remove_trigger_of(MAP_SG, map_sg_trigger) |
+	       (d->dma_trigger[0] ?
+		remove_trigger_of(DMA_MAP_SG, d->dma_trigger) : 0);
 }
 
 /* An application's buffer: anonymous memory faulted in page by page. */
@@ -409,46 +464,56 @@ struct result {
 	int counted, mapped_ok, data_ok, nothing_lost;
 };
 
-/* The name of the driver bound to the disk's device, from sysfs. */
-static const char *disk_driver(void)
+/* The name of the driver bound to a device, from its sysfs @path. */
+static const char *driver_of(const char *path)
 {
 	static char link[256];
 	ssize_t n;
 
-	n = readlink("/sys/class/block/" DISK_NAME "/device/driver", link,
-		     sizeof(link) - 1);
+	n = readlink(path, link, sizeof(link) - 1);
 	if (n < 0)
 		return "(unknown)";
 	link[n] = 0;
 	return strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
 }
 
-static void run_level(unsigned int level, size_t size, struct result *r)
+/* The driver of the disk's device. */
+static const char *disk_driver(const struct disk *d)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/class/block/%.15s/device/driver",
+		 d->name);
+	return driver_of(path);
+}
+
+/*
+ * Write the buffer @out to disk @d with O_DIRECT and read it back into
+ * @in, counted by the hist triggers, and print the level's figures for
+ * the disk.
+ */
+static void run_disk(struct disk *d, unsigned int level,
+		     const unsigned char *out, unsigned char *in, size_t size,
+		     struct result *r)
 {
 	uint64_t pages = 2 * (size / page_size);	/* written + read */
-	uint64_t counted, missed = 0;
-	unsigned char *out, *in;
-	struct frames fr = { 0 };
+	uint64_t counted, missed;
 	struct counters c;
-	size_t fill_len, off;
-	int fd, listening = 0;
-	void *fill;
+	size_t off;
+	int fd;
 
-	fill = fragment(level, &fill_len);
-	out = touched_buffer(size, level);
-	in = touched_buffer(size, level + 128);
-	if (out && in) {
-		frame_order(out, size, &fr);
-		frame_order(in, size, &fr);
+	fd = open(d->path, O_RDWR | O_DIRECT);
+	if (fd < 0) {
+		diag("error: open %s O_DIRECT: %s", d->path, strerror(errno));
+		errors++;
+		return;
 	}
-	fd = open(DISK, O_RDWR | O_DIRECT);
-	if (fd < 0)
-		fail("open " DISK " O_DIRECT");
-	if (!out || !in || fd < 0 || set_trigger())
-		goto out;
-	listening = 1;
+	if (set_trigger(d)) {
+		close(fd);
+		return;
+	}
 	missed = probe_missed();
-
+	memset(in, 0, size);
 	for (off = 0; off < size; off += CHUNK)
 		if (pwrite(fd, out + off, CHUNK, off) != CHUNK) {
 			fail("pwrite O_DIRECT");
@@ -461,53 +526,280 @@ static void run_level(unsigned int level, size_t size, struct result *r)
 		}
 	if (memcmp(out, in, size))
 		r->data_ok = 0;
-	if (read_counters(&c))
+	if (read_counters(d, &c))
 		goto out;
 	c.lost += probe_missed() - missed;
 	counted = c.bytes / page_size;
 	if (c.bytes % page_size || counted != pages) {
-		diag("level %u: %" PRIu64 " bytes issued, %" PRIu64
-		     " pages submitted", level, c.bytes, pages);
+		diag("level %u: %s: %" PRIu64 " bytes issued, %" PRIu64
+		     " pages submitted", level, d->name, c.bytes, pages);
 		r->counted = 0;
 	}
 	if (c.lost) {
-		diag("level %u: %" PRIu64 " events dropped or missed", level,
-		     c.lost);
+		diag("level %u: %s: %" PRIu64 " events dropped or missed",
+		     level, d->name, c.lost);
 		r->nothing_lost = 0;
 	}
 	if (c.mapped != c.requests || c.empty || c.entries > counted) {
-		diag("level %u: %" PRIu64 " requests issued, %" PRIu64
+		diag("level %u: %s: %" PRIu64 " requests issued, %" PRIu64
 		     " mapped into %" PRIu64 " entries, %" PRIu64
-		     " into none", level, c.requests, c.mapped, c.entries,
-		     c.empty);
+		     " into none", level, d->name, c.requests, c.mapped,
+		     c.entries, c.empty);
 		if (!c.mapped)
-			diag("level %u: the disk's driver, %s, never called __blk_rq_map_sg(): no merge rate",
-			     level, disk_driver());
+			diag("level %u: the driver of %s, %s, never called __blk_rq_map_sg(): no merge rate",
+			     level, d->name, disk_driver(d));
+		r->mapped_ok = 0;
+	}
+	/*
+	 * A driver that calls dma_map_sg() does so once per request, with
+	 * the entries __blk_rq_map_sg() built, and gets at most as many
+	 * segments back.
+	 */
+	if (c.dma_calls && (c.dma_calls != c.requests ||
+			    c.dma_nents != c.entries ||
+			    c.dma_ents > c.dma_nents || !c.dma_ents)) {
+		diag("level %u: %s: %" PRIu64 " requests of %" PRIu64
+		     " entries, but %" PRIu64 " dma_map_sg() calls of %"
+		     PRIu64 " entries into %" PRIu64 " segments", level,
+		     d->name, c.requests, c.entries, c.dma_calls, c.dma_nents,
+		     c.dma_ents);
 		r->mapped_ok = 0;
 	}
 	/* Figures only from a level whose counts hold. */
 	if (!r->counted || !r->mapped_ok || !r->nothing_lost || errors)
 		goto out;
-	diag("bench: level %u: requests %" PRIu64 " pages %" PRIu64
+	diag("bench: level %u: disk %s: requests %" PRIu64 " pages %" PRIu64
 	     " entries %" PRIu64 " merged %" PRIu64 " rate %" PRIu64
-	     ".%01" PRIu64 "%%", level, c.requests, counted, c.entries,
-	     counted - c.entries,
+	     ".%01" PRIu64 "%%", level, d->name, c.requests, counted,
+	     c.entries, counted - c.entries,
 	     counted ? (counted - c.entries) * 100 / counted : 0,
 	     counted ? (counted - c.entries) * 1000 / counted % 10 : 0);
-	diag("bench: level %u: frames ascending %" PRIu64 " descending %"
-	     PRIu64 " apart %" PRIu64, level, fr.ascending, fr.descending,
-	     fr.apart);
+	d->dma_mapped |= !!c.dma_calls;
+	if (c.dma_calls)
+		diag("bench: level %u: disk %s: dma_map_sg calls %" PRIu64
+		     " entries %" PRIu64 " segments %" PRIu64 " rate %" PRIu64
+		     ".%01" PRIu64 "%%", level, d->name, c.dma_calls,
+		     c.dma_nents, c.dma_ents,
+		     (counted - c.dma_ents) * 100 / counted,
+		     (counted - c.dma_ents) * 1000 / counted % 10);
+	else if (d->dma_trigger[0])
+		diag("bench: level %u: disk %s: no dma_map_sg() call (%s maps otherwise)",
+		     level, d->name, disk_driver(d));
 out:
-	if (listening)
-		remove_trigger();
-	if (fd >= 0)
-		close(fd);
+	remove_trigger(d);
+	close(fd);
+}
+
+static void run_level(unsigned int level, struct disk *disks,
+		      int ndisks, size_t size, struct result *r)
+{
+	unsigned char *out, *in;
+	struct frames fr = { 0 };
+	size_t fill_len;
+	void *fill;
+	int i;
+
+	fill = fragment(level, &fill_len);
+	out = touched_buffer(size, level);
+	in = touched_buffer(size, level + 128);
+	if (out && in) {
+		frame_order(out, size, &fr);
+		frame_order(in, size, &fr);
+		/* The same buffers, so the same pages, for every disk. */
+		for (i = 0; i < ndisks; i++)
+			run_disk(&disks[i], level, out, in, size, r);
+		if (!errors)
+			diag("bench: level %u: frames ascending %" PRIu64
+			     " descending %" PRIu64 " apart %" PRIu64, level,
+			     fr.ascending, fr.descending, fr.apart);
+	}
 	if (out)
 		munmap(out, size);
 	if (in)
 		munmap(in, size);
 	if (fill)
 		munmap(fill, fill_len);
+}
+
+/*
+ * The PCI function a disk's requests are mapped for: the last component
+ * of its device's sysfs path that is a PCI address.
+ */
+static void disk_pci(struct disk *d)
+{
+	char link[64], real[PATH_MAX], *tok, *save;
+	unsigned int dom, bus, slot, fn;
+	int n;
+
+	snprintf(link, sizeof(link), "/sys/class/block/%.15s/device",
+		 d->name);
+	if (!realpath(link, real)) {
+		fail(link);
+		return;
+	}
+	for (tok = strtok_r(real, "/", &save); tok;
+	     tok = strtok_r(NULL, "/", &save))
+		if (sscanf(tok, "%4x:%2x:%2x.%1x%n", &dom, &bus, &slot, &fn,
+			   &n) == 4 && !tok[n])
+			snprintf(d->pci, sizeof(d->pci), "%s", tok);
+	if (!d->pci[0]) {
+		diag("error: %s: no PCI function in %s", d->name, link);
+		errors++;
+	}
+}
+
+/* Whether the kernel has dma:dma_map_sg with the counts of a whole call. */
+static int dma_event_has_counts(void)
+{
+	FILE *f = fopen(DMA_MAP_SG "/format", "r");
+	char line[256];
+	int fields = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		fields += strstr(line, " full_nents;") || strstr(line, " full_ents;");
+	if (f)
+		fclose(f);
+	return fields == 2;
+}
+
+/* The disks of e2e_disks= (default "vda"), set up for the triggers. */
+static int setup_disks(const char *list, struct disk *disks)
+{
+	char *names = strdup(list ? list : "vda"), *tok, *save;
+	struct stat st;
+	int n = 0;
+
+	for (tok = strtok_r(names, ",", &save); tok && n < MAX_DISKS;
+	     tok = strtok_r(NULL, ",", &save)) {
+		struct disk *d = &disks[n++];
+
+		snprintf(d->name, sizeof(d->name), "%s", tok);
+		snprintf(d->path, sizeof(d->path), "/dev/%s", tok);
+		if (stat(d->path, &st)) {
+			fail(d->path);
+			continue;
+		}
+		/* The kernel's dev_t of the disk: major << 20 | minor. */
+		snprintf(d->issue_trigger, sizeof(d->issue_trigger),
+			 "hist:keys=dev:vals=bytes if dev == %u && bytes > 0",
+			 major(st.st_rdev) << 20 | minor(st.st_rdev));
+		disk_pci(d);
+		if (!have_dma_event || !d->pci[0])
+			continue;
+		snprintf(d->dma_filter, sizeof(d->dma_filter),
+			 "device == \"%s\"", d->pci);
+		snprintf(d->dma_trigger, sizeof(d->dma_trigger),
+			 "hist:keys=device:vals=full_nents,full_ents if %s",
+			 d->dma_filter);
+	}
+	free(names);
+	return n;
+}
+
+/* The u64 list "name={a,b,...}" of an event line, into @v; how many. */
+static int event_array(const char *line, const char *name, uint64_t *v,
+		       int max)
+{
+	const char *p = strstr(line, name);
+	char *end;
+	int n = 0;
+
+	if (!p || p[strlen(name)] != '{')
+		return 0;
+	for (p += strlen(name) + 1; n < max && *p && *p != '}'; p = end) {
+		v[n++] = strtoull(p, &end, 0);
+		if (end == p)
+			return 0;
+		if (*end == ',')
+			end++;
+	}
+	return n;
+}
+
+/*
+ * Whether the DMA of disk @d goes through an IOMMU: its PCI function's
+ * iommu_group and that group's type, then one dma_map_sg() event of it,
+ * from the trace buffer, for a write of 16 pages from a new buffer: the
+ * number of its DMA addresses that are one of its physical addresses.
+ * With @required (e2e_iommu=1), anything but a translated device is an
+ * error.
+ */
+static void check_iommu(const struct disk *d, int required)
+{
+	char path[160], group[128] = "", type[32] = "", *line = NULL;
+	uint64_t dma[128], phys[128];
+	size_t len = 0, size = 16 * page_size;
+	int fd, i, j, ndma = 0, nphys = 0, same = 0;
+	unsigned char *buf;
+	ssize_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/iommu_group",
+		 d->pci);
+	n = readlink(path, group, sizeof(group) - 1);
+	if (n > 0) {
+		group[n] = 0;
+		snprintf(path, sizeof(path),
+			 "/sys/bus/pci/devices/%s/iommu_group/type", d->pci);
+		f = fopen(path, "r");
+		if (f && fscanf(f, "%31s", type) != 1)
+			type[0] = 0;
+		if (f)
+			fclose(f);
+	}
+	/* One traced write: its dma:dma_map_sg line, from the trace buffer. */
+	buf = touched_buffer(size, 7);
+	fd = open(d->path, O_RDWR | O_DIRECT);
+	i = open(TRACEFS "/trace", O_WRONLY | O_TRUNC);	/* emptied */
+	if (i >= 0)
+		close(i);
+	if (!buf || fd < 0 || i < 0 ||
+	    tracefs_write(DMA_MAP_SG "/filter", d->dma_filter) ||
+	    tracefs_write(DMA_MAP_SG "/enable", "1")) {
+		fail("trace a write");
+		goto out;
+	}
+	if (pwrite(fd, buf, size, 0) != (ssize_t)size)
+		fail("pwrite O_DIRECT");
+	write_file(DMA_MAP_SG "/enable", "0");
+	write_file(DMA_MAP_SG "/filter", "0");
+	f = fopen(TRACEFS "/trace", "r");
+	while (f && getline(&line, &len, f) > 0 && !ndma)
+		if (strstr(line, "dma_map_sg:")) {
+			ndma = event_array(line, "dma_addrs=", dma, 128);
+			nphys = event_array(line, "phys_addrs=", phys, 128);
+		}
+	if (f)
+		fclose(f);
+	free(line);
+	for (i = 0; i < ndma; i++)
+		for (j = 0; j < nphys; j++)
+			if (dma[i] == phys[j]) {
+				same++;
+				break;
+			}
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", d->pci);
+	diag("bench: disk %s: %s (%s): iommu_group %s, type %s; a traced dma_map_sg(): %d of %d DMA addresses are physical ones",
+	     d->name, d->pci, driver_of(path),
+	     n > 0 ? strrchr(group, '/') + 1 : "none", type[0] ? type : "none",
+	     same, ndma);
+	if (!ndma) {
+		diag("error: %s: no dma:dma_map_sg event with addresses in the trace buffer",
+		     d->name);
+		errors++;
+	} else if (required && (n <= 0 || !strcmp(type, "identity") ||
+				!strcmp(type, "blocked") || same)) {
+		diag("error: disk %s bypasses the IOMMU: no figures of this boot are a merge rate behind it",
+		     d->name);
+		errors++;
+	} else if (required) {
+		diag("bench: disk %s: behind the IOMMU", d->name);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	if (buf)
+		munmap(buf, size);
 }
 
 static void result(int n, int ok, const char *name)
@@ -521,12 +813,14 @@ int main(void)
 	const char *mib = getenv("e2e_mib");
 	const char *uio = getenv("e2e_uio");
 	const char *faults = getenv("e2e_faults");
+	const char *iommu = getenv("e2e_iommu");
 	struct result r = { 1, 1, 1, 1 };
-	struct stat st = { 0 };
+	struct disk disks[MAX_DISKS] = { 0 };
 	size_t size;
 	char *list, *tok;
 	int with_uio = uio && !strcmp(uio, "1");
-	int kmods, maps;
+	int with_iommu = iommu && !strcmp(iommu, "1");
+	int kmods, maps, ndisks, i, checked = 0;
 	cpu_set_t cpus, one;
 
 	page_size = sysconf(_SC_PAGESIZE);
@@ -555,12 +849,10 @@ int main(void)
 	printf("    KTAP version 1\n    # Subtest: e2e_odirect\n    1..4\n");
 	diag("bench: %zu MiB written and read back with O_DIRECT, page size %ld",
 	     size >> 20, page_size);
-	/* The kernel's dev_t of the disk: major << 20 | minor. */
-	if (stat(DISK, &st))
-		fail("stat " DISK);
-	snprintf(issue_trigger, sizeof(issue_trigger),
-		 "hist:keys=dev:vals=bytes if dev == %u && bytes > 0",
-		 major(st.st_rdev) << 20 | minor(st.st_rdev));
+	have_dma_event = dma_event_has_counts();
+	if (!have_dma_event)
+		diag("bench: no dma:dma_map_sg event in this kernel (or none with full_nents and full_ents): DMA segments not measured");
+	ndisks = setup_disks(getenv("e2e_disks"), disks);
 	/*
 	 * The levels run on one CPU, the one the init is on, so that the
 	 * buffers are faulted in from the per-CPU lists of that CPU alone;
@@ -574,9 +866,19 @@ int main(void)
 		fail("sched_setaffinity");
 	list = strdup(levels ? levels : "0");
 	for (tok = strtok(list, ","); tok; tok = strtok(NULL, ","))
-		run_level(atoi(tok), size, &r);
+		run_level(atoi(tok), disks, ndisks, size, &r);
 	if (sched_setaffinity(0, sizeof(cpus), &cpus))
 		fail("sched_setaffinity");
+	/* Whether the disks that map with dma_map_sg() are translated. */
+	for (i = 0; i < ndisks && have_dma_event && !errors; i++)
+		if (disks[i].dma_mapped) {
+			check_iommu(&disks[i], with_iommu);
+			checked++;
+		}
+	if (with_iommu && have_dma_event && !checked && !errors) {
+		diag("error: e2e_iommu=1, but no disk of e2e_disks= maps its requests with dma_map_sg()");
+		errors++;
+	}
 	if (errors)
 		r.counted = r.mapped_ok = r.data_ok = r.nothing_lost = 0;
 	result(1, r.counted, "pages_counted_equal_pages_submitted");
