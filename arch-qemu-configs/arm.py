@@ -55,6 +55,11 @@ CONFIG_SERIAL_AMBA_PL010=y
 CONFIG_SERIAL_AMBA_PL010_CONSOLE=y
 CONFIG_SERIAL_AMBA_PL011=y
 CONFIG_SERIAL_AMBA_PL011_CONSOLE=y
+# make bench's AHCI disk (no IOMMU: Linux drives none of QEMU's models on
+# 32-bit ARM)
+CONFIG_ATA=y
+CONFIG_SATA_AHCI=y
+CONFIG_BLK_DEV_SD=y
 ''' + CHECKERS + E2E,
 			   qemu_arch='arm',
 			   kernel_path='arch/arm/boot/zImage',

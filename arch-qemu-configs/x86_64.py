@@ -9,10 +9,11 @@
 # NUMA machine here, and on kunit.py's own one-node machine elsewhere.
 #
 # make bench's second disk (scripts/runs/bench.sh) sits on an AHCI
-# controller, whose driver maps its requests with dma_map_sg(); with
-# DMATOPICS_IOMMU=1 the machine is q35 with QEMU's intel-iommu in front of
-# it (the DMAR table reaches the guest through qboot's ACPI table loader),
-# and intel-iommu is the first device, as QEMU wants it.
+# controller, whose driver maps its requests with dma_map_sg(); its boots
+# (DMATOPICS_AHCI=1) run on q35, and with DMATOPICS_IOMMU=1 QEMU's
+# intel-iommu is in front of it (the DMAR table reaches the guest through
+# qboot's ACPI table loader), as the first device, as QEMU wants it: the
+# boots with and without the IOMMU differ by the IOMMU alone.
 import os
 
 from ..qemu_config import QemuArchParams
@@ -26,7 +27,8 @@ with open(os.path.join(os.path.dirname(__file__), 'e2e.config')) as f:
 # judged, and any other splat still fails the run.
 PANIC_ON_WARN = '' if os.environ.get('DMATOPICS_KCSAN') else ' panic_on_warn=1'
 IOMMU = (['-machine', 'q35', '-device', 'intel-iommu']
-	 if os.environ.get('DMATOPICS_IOMMU') == '1' else [])
+	 if os.environ.get('DMATOPICS_IOMMU') == '1' else
+	 ['-machine', 'q35'] if os.environ.get('DMATOPICS_AHCI') == '1' else [])
 
 QEMU_ARCH = QemuArchParams(linux_arch='x86_64',
 			   kconfig='''

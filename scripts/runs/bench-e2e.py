@@ -35,6 +35,8 @@ DMA = re.compile(r'# bench: level (\d+): disk (\w+): dma_map_sg calls (\d+) '
 BEHIND = re.compile(r'# bench: disk (\w+): behind the IOMMU')
 NO_EVENT = '# bench: no dma:dma_map_sg event in this kernel'
 AHCI = 'sda'
+# The arches with the AHCI disk, and the IOMMU of those that have one
+AHCI_ARCHES = ('x86_64', 'arm', 'arm64')
 IOMMU = {'x86_64': 'intel-iommu (q35)', 'arm64': 'SMMUv3 (virt)'}
 FRAMES = re.compile(r'# bench: level (\d+): frames ascending (\d+) '
                     r'descending (\d+) apart (\d+)')
@@ -209,10 +211,10 @@ def dma_table(bench, arches, out):
              'rate |', '|---|---|---|---|---|---|---|---|---|---|']
     series, left_out = [], []
     for arch in arches:
-        if arch not in IOMMU:
+        if arch not in AHCI_ARCHES:
             continue
         for kind, label in KINDS:
-            for iommu in (False, True):
+            for iommu in (False, True) if arch in IOMMU else (False,):
                 name = IOMMU[arch] if iommu else 'none'
                 k = kind + ('-iommu' if iommu else '')
                 levels, logs, unproven = read_dma(bench, arch, k, iommu)

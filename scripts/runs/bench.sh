@@ -10,11 +10,11 @@
 # BENCH_SERIES=0 runs only it): a table of ranges over the boots beside
 # the 2004 figures, and results/merge-rate.svg (gnuplot).
 #
-# On x86_64 and arm64 each boot also has a second disk on AHCI, whose
-# driver maps each request with dma_map_sg(), counted with the
-# dma:dma_map_sg tracepoint: the segments the device is given.  And each
-# kernel is booted as many times again with the arch's IOMMU in front of
-# that disk (x86_64: q35 with QEMU's intel-iommu; arm64: virt's SMMUv3),
+# Each boot also has a second disk on AHCI, whose driver maps each request
+# with dma_map_sg(), counted with the dma:dma_map_sg tracepoint: the
+# segments the device is given.  On x86_64 (q35) and arm64 each kernel is
+# booted as many times again with the arch's IOMMU in front of that disk
+# (x86_64: QEMU's intel-iommu; arm64: virt's SMMUv3),
 # where the init proves the disk is translated or fails (BENCH_IOMMU=0
 # leaves these boots out).  32-bit ARM has no IOMMU boot: Linux drives
 # none of QEMU's IOMMU models there (ARM_SMMU_V3 and VIRTIO_IOMMU depend on
@@ -48,11 +48,10 @@ boots=${BENCH_BOOTS:-3}
 # AHCI disk is measured.
 # usage: boot BUILD ARCH LEVELS E2E_NAME [BUILD_DIR]
 boot() {
-	local ahci=0 disks=vda
-	if has_iommu "$2"; then
-		ahci=1 disks=vda,sda
-		[ "${IOMMU:-0}" = 0 ] || disks=sda
-	fi
+	local ahci=1 disks=vda,sda
+	[ "${IOMMU:-0}" = 0 ] || disks=sda
+	# The kernels with AHCI (arch-qemu-configs/ARCH.py)
+	case "$2" in x86_64 | arm | arm64) ;; *) ahci=0 disks=vda ;; esac
 	# Each level fills and frees most of memory: more time than one
 	# level of make check's boot gets.
 	RESULTS=$bench E2E_BUILD=$1 E2E_BUILD_DIR=${5:-} \
@@ -126,7 +125,7 @@ for arch in "$@"; do
 	fi
 done
 
-rm -f "$RESULTS/bench.md"
+rm -f "$RESULTS/bench.md" "$RESULTS"/merge-rate.* "$RESULTS"/merge-rate-iommu.*
 /usr/bin/python3 "$TOP/scripts/runs/bench-e2e.py" "$bench" "$RESULTS" "$@" || rc=1
-echo "written: $RESULTS/bench.md, $RESULTS/merge-rate.svg, $RESULTS/merge-rate-iommu.svg (logs in $bench/)"
+echo "written: $(cd "$RESULTS" && ls bench.md merge-rate*.svg 2>/dev/null | tr '\n' ' ')(in $RESULTS; logs in $bench/)"
 exit $rc

@@ -24,8 +24,9 @@
 # modules of the build (paths under it) for the e2e_faults suite
 # (scripts/runs/e2e/faults.c, scripts/runs/faults.sh); E2E_KMOD=0 leaves
 # out the harness's KUnit modules (kernel-patches/TREE/e2e-kmod).
-# E2E_AHCI=1 (make bench, x86_64 and arm64) adds a second disk on an AHCI
-# controller, sda, and measures E2E_DISKS (default "vda,sda"); E2E_IOMMU=1
+# E2E_AHCI=1 (make bench) adds a second disk on an AHCI controller, sda
+# (DMATOPICS_AHCI=1 for arch-qemu-configs/ARCH.py: x86_64 boots q35), and
+# measures E2E_DISKS (default "vda,sda"); E2E_IOMMU=1 (x86_64 and arm64)
 # boots the machine with its IOMMU in front of the disks
 # (arch-qemu-configs/ARCH.py, DMATOPICS_IOMMU) and has the init prove that
 # the AHCI disk is translated.
@@ -173,6 +174,7 @@ if [ "${E2E_AHCI:-0}" = 1 ]; then
 	truncate -s $((mib + 16))M "$work/ahci.img"
 	ahci=(--ahci-disk "$work/ahci.img")
 	disk_args=("e2e_disks=${E2E_DISKS:-vda,sda}")
+	export DMATOPICS_AHCI=1
 fi
 if [ "${E2E_IOMMU:-0}" = 1 ]; then
 	case "$arch" in

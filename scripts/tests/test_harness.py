@@ -1169,16 +1169,24 @@ class Harness(unittest.TestCase):
                       'intel-iommu (q35) | not run |', md)
 
     def test_a_kernel_without_the_dma_tracepoint_is_not_measured(self):
+        # 6.1: no dma:dma_map_sg; an IOMMU boot is proven by the disk's
+        # IOMMU group alone, and its segments are not measured
+        no_event = ('    # bench: no dma:dma_map_sg event in this kernel: '
+                    'DMA segments not measured\n')
         rc, md = self.bench_table({
             'x86_64-e2e-1.log':
-                '    # bench: no dma:dma_map_sg event in this kernel: DMA '
-                'segments not measured\n' +
-                self.BENCH_LEVEL.format(sg=1024, dma=''),
+                no_event + self.BENCH_LEVEL.format(sg=1024, dma=''),
+            'x86_64-e2e-iommu-1.log':
+                no_event + self.BENCH_LEVEL.format(sg=2048, dma='') +
+                '    # bench: disk sda: behind the IOMMU\n',
         })
         self.assertEqual(rc, 0, md)
-        self.assertIn('| x86_64 | 7.3 order (ascending) | none | 0 | 1 | '
-                      '8192 | 1024 | 87.5% | not measured | not measured |',
-                      md)
+        self.assertEqual(self.ahci_rows(md, 'none'),
+                         [['0', '1', '8192', '1024', '87.5%',
+                           'not measured', 'not measured']])
+        self.assertEqual(self.ahci_rows(md, 'intel'),
+                         [['0', '1', '8192', '2048', '75.0%',
+                           'not measured', 'not measured']])
 
     # the lock
 

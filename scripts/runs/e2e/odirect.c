@@ -565,6 +565,7 @@ static void run_disk(struct disk *d, unsigned int level,
 		     c.dma_ents);
 		r->mapped_ok = 0;
 	}
+	d->dma_mapped |= !!c.dma_calls;
 	/* Figures only from a level whose counts hold. */
 	if (!r->counted || !r->mapped_ok || !r->nothing_lost || errors)
 		goto out;
@@ -574,7 +575,6 @@ static void run_disk(struct disk *d, unsigned int level,
 	     c.entries, counted - c.entries,
 	     counted ? (counted - c.entries) * 100 / counted : 0,
 	     counted ? (counted - c.entries) * 1000 / counted % 10 : 0);
-	d->dma_mapped |= !!c.dma_calls;
 	if (c.dma_calls)
 		diag("bench: level %u: disk %s: dma_map_sg calls %" PRIu64
 		     " entries %" PRIu64 " segments %" PRIu64 " rate %" PRIu64
@@ -717,51 +717,82 @@ static int event_array(const char *line, const char *name, uint64_t *v,
 }
 
 /*
- * Whether the DMA of disk @d goes through an IOMMU: its PCI function's
- * iommu_group and that group's type, then one dma_map_sg() event of it,
- * from the trace buffer, for a write of 16 pages from a new buffer: the
- * number of its DMA addresses that are one of its physical addresses.
- * With @required (e2e_iommu=1), anything but a translated device is an
- * error.
+ * The IOMMU group of disk @d's PCI function and that group's default
+ * domain type ("none" without a group), into @group and @type; whether
+ * the type translates: "DMA" or "DMA-FQ" (not "identity", "blocked",
+ * "unmanaged" or "unknown").
  */
-static void check_iommu(const struct disk *d, int required)
+static int iommu_translates(const struct disk *d, char *group, size_t glen,
+			    char *type, size_t tlen)
 {
-	char path[160], group[128] = "", type[32] = "", *line = NULL;
-	uint64_t dma[128], phys[128];
-	size_t len = 0, size = 16 * page_size;
-	int fd, i, j, ndma = 0, nphys = 0, same = 0;
-	unsigned char *buf;
+	char path[128], link[128];
 	ssize_t n;
 	FILE *f;
 
+	snprintf(group, glen, "none");
+	snprintf(type, tlen, "none");
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/iommu_group",
 		 d->pci);
-	n = readlink(path, group, sizeof(group) - 1);
-	if (n > 0) {
-		group[n] = 0;
-		snprintf(path, sizeof(path),
-			 "/sys/bus/pci/devices/%s/iommu_group/type", d->pci);
-		f = fopen(path, "r");
-		if (f && fscanf(f, "%31s", type) != 1)
-			type[0] = 0;
-		if (f)
-			fclose(f);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return 0;
+	link[n] = 0;
+	snprintf(group, glen, "%.31s",
+		 strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
+	strncat(path, "/type", sizeof(path) - strlen(path) - 1);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%31s", type) != 1)
+		snprintf(type, tlen, "unreadable");
+	if (f)
+		fclose(f);
+	return !strcmp(type, "DMA") || !strcmp(type, "DMA-FQ");
+}
+
+/*
+ * Whether the DMA of disk @d goes through an IOMMU: its PCI function's
+ * IOMMU group must translate, and one dma_map_sg() event of it, from the
+ * trace buffer, for a write of 16 pages from a new buffer, must give DMA
+ * addresses none of which is one of its physical addresses.  Without the
+ * event (have_dma_event 0), the group alone.  With @required
+ * (e2e_iommu=1), anything else is an error.
+ */
+static void check_iommu(const struct disk *d, int required)
+{
+	char group[64], type[32], path[96], *line = NULL;
+	uint64_t dma[128], phys[128];
+	size_t len = 0, size = 16 * page_size;
+	int fd = -1, i, j, ndma = 0, nphys = 0, same = 0, translates;
+	unsigned char *buf = NULL;
+	FILE *f;
+
+	translates = iommu_translates(d, group, sizeof(group), type,
+				      sizeof(type));
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", d->pci);
+	if (!have_dma_event) {
+		diag("bench: disk %s: %s (%s): iommu_group %s, type %s; no dma:dma_map_sg() to trace",
+		     d->name, d->pci, driver_of(path), group, type);
+		goto judge;
 	}
 	/* One traced write: its dma:dma_map_sg line, from the trace buffer. */
 	buf = touched_buffer(size, 7);
 	fd = open(d->path, O_RDWR | O_DIRECT);
-	i = open(TRACEFS "/trace", O_WRONLY | O_TRUNC);	/* emptied */
-	if (i >= 0)
-		close(i);
-	if (!buf || fd < 0 || i < 0 ||
-	    tracefs_write(DMA_MAP_SG "/filter", d->dma_filter) ||
-	    tracefs_write(DMA_MAP_SG "/enable", "1")) {
-		fail("trace a write");
+	if (!buf || fd < 0) {
+		fail("a traced write");
 		goto out;
 	}
-	if (pwrite(fd, buf, size, 0) != (ssize_t)size)
-		fail("pwrite O_DIRECT");
-	write_file(DMA_MAP_SG "/enable", "0");
+	i = open(TRACEFS "/trace", O_WRONLY | O_TRUNC);	/* emptied */
+	if (i < 0) {
+		fail("empty " TRACEFS "/trace");
+		goto out;
+	}
+	close(i);
+	if (tracefs_write(DMA_MAP_SG "/filter", d->dma_filter))
+		goto out;
+	if (!tracefs_write(DMA_MAP_SG "/enable", "1")) {
+		if (pwrite(fd, buf, size, 0) != (ssize_t)size)
+			fail("pwrite O_DIRECT");
+		write_file(DMA_MAP_SG "/enable", "0");
+	}
 	write_file(DMA_MAP_SG "/filter", "0");
 	f = fopen(TRACEFS "/trace", "r");
 	while (f && getline(&line, &len, f) > 0 && !ndma)
@@ -778,17 +809,16 @@ static void check_iommu(const struct disk *d, int required)
 				same++;
 				break;
 			}
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", d->pci);
-	diag("bench: disk %s: %s (%s): iommu_group %s, type %s; a traced dma_map_sg(): %d of %d DMA addresses are physical ones",
-	     d->name, d->pci, driver_of(path),
-	     n > 0 ? strrchr(group, '/') + 1 : "none", type[0] ? type : "none",
-	     same, ndma);
-	if (!ndma) {
-		diag("error: %s: no dma:dma_map_sg event with addresses in the trace buffer",
+	diag("bench: disk %s: %s (%s): iommu_group %s, type %s; a traced dma_map_sg(): %d of %d DMA addresses are among its %d physical ones",
+	     d->name, d->pci, driver_of(path), group, type, same, ndma, nphys);
+	if (!ndma || !nphys) {
+		diag("error: %s: no dma:dma_map_sg event with DMA and physical addresses in the trace buffer",
 		     d->name);
 		errors++;
-	} else if (required && (n <= 0 || !strcmp(type, "identity") ||
-				!strcmp(type, "blocked") || same)) {
+		goto out;
+	}
+judge:
+	if (required && (!translates || same)) {
 		diag("error: disk %s bypasses the IOMMU: no figures of this boot are a merge rate behind it",
 		     d->name);
 		errors++;
@@ -869,13 +899,17 @@ int main(void)
 		run_level(atoi(tok), disks, ndisks, size, &r);
 	if (sched_setaffinity(0, sizeof(cpus), &cpus))
 		fail("sched_setaffinity");
-	/* Whether the disks that map with dma_map_sg() are translated. */
-	for (i = 0; i < ndisks && have_dma_event && !errors; i++)
-		if (disks[i].dma_mapped) {
+	/*
+	 * Whether the disks that map with dma_map_sg() are translated (every
+	 * disk asked for, in a kernel without the event).
+	 */
+	for (i = 0; i < ndisks && !errors; i++)
+		if (disks[i].dma_mapped ||
+		    (!have_dma_event && with_iommu && disks[i].pci[0])) {
 			check_iommu(&disks[i], with_iommu);
 			checked++;
 		}
-	if (with_iommu && have_dma_event && !checked && !errors) {
+	if (with_iommu && !checked && !errors) {
 		diag("error: e2e_iommu=1, but no disk of e2e_disks= maps its requests with dma_map_sg()");
 		errors++;
 	}
