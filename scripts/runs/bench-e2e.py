@@ -213,6 +213,14 @@ def dma_table(bench, arches, out):
     for arch in arches:
         if arch not in AHCI_ARCHES:
             continue
+        # Every level the arch's boots measured: a level that no boot of
+        # one kernel and IOMMU gave figures for is listed as such.
+        every = set()
+        for kind, _ in KINDS:
+            for k in (kind, kind + '-iommu'):
+                for log in logs_of(bench, arch, k):
+                    text = open(log, errors='replace').read()
+                    every |= {int(m.group(1)) for m in LINE.finditer(text)}
         for kind, label in KINDS:
             for iommu in (False, True) if arch in IOMMU else (False,):
                 name = IOMMU[arch] if iommu else 'none'
@@ -232,8 +240,12 @@ def dma_table(bench, arches, out):
                                  f'| | | | | | |')
                     continue
                 data = []
-                for level in sorted(levels):
-                    runs = levels[level]
+                for level in sorted(every | set(levels)):
+                    runs = levels.get(level)
+                    if not runs:
+                        lines.append(f'{row} {level} | 0 | no figures in any '
+                                     f'boot (see {arch}-{k}-N.log) | | | | |')
+                        continue
                     sg = [rate(p, e) for p, e, _ in runs]
                     if any(s is None for _, _, s in runs):
                         segs, dev = 'not measured', 'not measured'

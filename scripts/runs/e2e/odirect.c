@@ -108,7 +108,6 @@ struct disk {
 	char issue_trigger[128];	/* block_rq_issue, for the disk */
 	char dma_filter[48];		/* dma:dma_map_sg, for its device */
 	char dma_trigger[128];
-	int dma_mapped;		/* its driver called dma_map_sg() */
 };
 
 static long page_size;
@@ -565,7 +564,6 @@ static void run_disk(struct disk *d, unsigned int level,
 		     c.dma_ents);
 		r->mapped_ok = 0;
 	}
-	d->dma_mapped |= !!c.dma_calls;
 	/* Figures only from a level whose counts hold. */
 	if (!r->counted || !r->mapped_ok || !r->nothing_lost || errors)
 		goto out;
@@ -754,15 +752,19 @@ static int iommu_translates(const struct disk *d, char *group, size_t glen,
  * trace buffer, for a write of 16 pages from a new buffer, must give DMA
  * addresses none of which is one of its physical addresses.  Without the
  * event (have_dma_event 0), the group alone.  With @required
- * (e2e_iommu=1), anything else is an error.
+ * (e2e_iommu=1), anything else is an error, a driver that does not call
+ * dma_map_sg() too.  Checked before the levels, so that a boot that
+ * ends early keeps it with the figures of the levels it did.  Whether
+ * the disk was proven.
  */
-static void check_iommu(const struct disk *d, int required)
+static int check_iommu(const struct disk *d, int required)
 {
 	char group[64], type[32], path[96], *line = NULL;
 	uint64_t dma[128], phys[128];
 	size_t len = 0, size = 16 * page_size;
 	int fd = -1, i, j, ndma = 0, nphys = 0, same = 0, translates;
 	unsigned char *buf = NULL;
+	int proven = 0;
 	FILE *f;
 
 	translates = iommu_translates(d, group, sizeof(group), type,
@@ -809,10 +811,20 @@ static void check_iommu(const struct disk *d, int required)
 				same++;
 				break;
 			}
+	if (!ndma && !nphys) {
+		diag("bench: disk %s: %s (%s): iommu_group %s, type %s; no dma_map_sg() call for a write",
+		     d->name, d->pci, driver_of(path), group, type);
+		if (required) {
+			diag("error: %s: its driver does not call dma_map_sg(): nothing to measure behind the IOMMU",
+			     d->name);
+			errors++;
+		}
+		goto out;
+	}
 	diag("bench: disk %s: %s (%s): iommu_group %s, type %s; a traced dma_map_sg(): %d of %d DMA addresses are among its %d physical ones",
 	     d->name, d->pci, driver_of(path), group, type, same, ndma, nphys);
 	if (!ndma || !nphys) {
-		diag("error: %s: no dma:dma_map_sg event with DMA and physical addresses in the trace buffer",
+		diag("error: %s: a dma:dma_map_sg event without DMA or physical addresses in the trace buffer",
 		     d->name);
 		errors++;
 		goto out;
@@ -824,12 +836,14 @@ judge:
 		errors++;
 	} else if (required) {
 		diag("bench: disk %s: behind the IOMMU", d->name);
+		proven = 1;
 	}
 out:
 	if (fd >= 0)
 		close(fd);
 	if (buf)
 		munmap(buf, size);
+	return proven;
 }
 
 static void result(int n, int ok, const char *name)
@@ -850,7 +864,7 @@ int main(void)
 	char *list, *tok;
 	int with_uio = uio && !strcmp(uio, "1");
 	int with_iommu = iommu && !strcmp(iommu, "1");
-	int kmods, maps, ndisks, i, checked = 0;
+	int kmods, maps, ndisks, i, proven = 0;
 	cpu_set_t cpus, one;
 
 	page_size = sysconf(_SC_PAGESIZE);
@@ -883,6 +897,14 @@ int main(void)
 	if (!have_dma_event)
 		diag("bench: no dma:dma_map_sg event in this kernel (or none with full_nents and full_ents): DMA segments not measured");
 	ndisks = setup_disks(getenv("e2e_disks"), disks);
+	/* Whether the disks are translated, before the levels. */
+	for (i = 0; i < ndisks && !errors; i++)
+		if (disks[i].pci[0])
+			proven += check_iommu(&disks[i], with_iommu);
+	if (with_iommu && !proven && !errors) {
+		diag("error: e2e_iommu=1, but no disk of e2e_disks= was proven behind the IOMMU");
+		errors++;
+	}
 	/*
 	 * The levels run on one CPU, the one the init is on, so that the
 	 * buffers are faulted in from the per-CPU lists of that CPU alone;
@@ -899,20 +921,6 @@ int main(void)
 		run_level(atoi(tok), disks, ndisks, size, &r);
 	if (sched_setaffinity(0, sizeof(cpus), &cpus))
 		fail("sched_setaffinity");
-	/*
-	 * Whether the disks that map with dma_map_sg() are translated (every
-	 * disk asked for, in a kernel without the event).
-	 */
-	for (i = 0; i < ndisks && !errors; i++)
-		if (disks[i].dma_mapped ||
-		    (!have_dma_event && with_iommu && disks[i].pci[0])) {
-			check_iommu(&disks[i], with_iommu);
-			checked++;
-		}
-	if (with_iommu && !checked && !errors) {
-		diag("error: e2e_iommu=1, but no disk of e2e_disks= maps its requests with dma_map_sg()");
-		errors++;
-	}
 	if (errors)
 		r.counted = r.mapped_ok = r.data_ok = r.nothing_lost = 0;
 	result(1, r.counted, "pages_counted_equal_pages_submitted");
