@@ -46,7 +46,7 @@ help:
 	@echo "make selftest        the harness's own tests (no kernel build)"
 	@echo "make tree            materialise the patched tree for editing"
 	@echo "make refresh         export the tree's commits to kernel-patches/TREE/"
-	@echo "make bench           collect the KTAP benchmark figures of both arches"
+	@echo "make bench           collect the KTAP benchmark figures of x86_64, arm and arm64"
 	@echo "make bench-loop      time cold / unchanged / one-patch-changed runs"
 	@echo "make check-series [ARCH=...] [FROM=K]  build and run at every patch of the series (from the K-th)"
 

@@ -97,11 +97,12 @@ for arch in "$@"; do
 		# The first boot builds make kunit's kernel if needed; the
 		# others boot only a kernel that boot built.
 		for i in $(seq "$boots"); do
-			if ! boot "$((i == 1))" "$arch" "$levels" "$arch-e2e-$i" &&
-				grep -q '^not run' "$bench/$arch-e2e-$i.status"; then
-				echo "error: $arch: the series' kernel did not build or boot" >&2
+			if ! boot "$((i == 1))" "$arch" "$levels" "$arch-e2e-$i"; then
 				rc=1
-				break
+				if grep -q '^not run' "$bench/$arch-e2e-$i.status"; then
+					echo "error: $arch: the series' kernel did not build or boot" >&2
+					break
+				fi
 			fi
 			[ "$iommu" = 0 ] || IOMMU=1 boot 0 "$arch" "$levels" \
 				"$arch-e2e-iommu-$i" || rc=1

@@ -26,7 +26,7 @@
 # out the harness's KUnit modules (kernel-patches/TREE/e2e-kmod).
 # E2E_AHCI=1 (make bench) adds a second disk on an AHCI controller, sda
 # (DMATOPICS_AHCI=1 for arch-qemu-configs/ARCH.py: x86_64 boots q35), and
-# measures E2E_DISKS (default "vda,sda"); E2E_IOMMU=1 (x86_64 and arm64)
+# measures E2E_DISKS (default "vda,sda", "sda" with E2E_IOMMU=1); E2E_IOMMU=1 (x86_64 and arm64)
 # boots the machine with its IOMMU in front of the disks
 # (arch-qemu-configs/ARCH.py, DMATOPICS_IOMMU) and has the init prove that
 # the AHCI disk is translated.
@@ -173,7 +173,7 @@ ahci=() disk_args=()
 if [ "${E2E_AHCI:-0}" = 1 ]; then
 	truncate -s $((mib + 16))M "$work/ahci.img"
 	ahci=(--ahci-disk "$work/ahci.img")
-	disk_args=("e2e_disks=${E2E_DISKS:-vda,sda}")
+	disk_args=("e2e_disks=${E2E_DISKS:-$([ "${E2E_IOMMU:-0}" = 1 ] && echo sda || echo vda,sda)}")
 	export DMATOPICS_AHCI=1
 fi
 if [ "${E2E_IOMMU:-0}" = 1 ]; then

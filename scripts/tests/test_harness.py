@@ -1168,6 +1168,26 @@ class Harness(unittest.TestCase):
         self.assertIn('| x86_64 | 2004 order (top down, experiments/) | '
                       'intel-iommu (q35) | not run |', md)
 
+    def test_a_level_no_boot_gave_figures_for_is_listed(self):
+        # the IOMMU boot ended before level 99, which the other boot did
+        level99 = self.BENCH_LEVEL.replace('level 0:', 'level 99:')
+        rc, md = self.bench_table({
+            'x86_64-e2e-1.log': self.BENCH_LEVEL.format(
+                sg=1024, dma=self.DMA_LINE.format(sg=1024, segs=1024)) +
+            level99.format(sg=2048, dma=self.DMA_LINE.replace(
+                'level 0:', 'level 99:').format(sg=2048, segs=2048)),
+            'x86_64-e2e-iommu-1.log': self.BENCH_LEVEL.format(
+                sg=8192, dma=self.DMA_LINE.format(sg=8192, segs=512)) +
+            '    # bench: disk sda: behind the IOMMU\n',
+        })
+        self.assertEqual(rc, 0, md)
+        self.assertEqual(self.ahci_rows(md, 'none')[1],
+                         ['99', '1', '8192', '2048', '75.0%', '2048',
+                          '75.0%'])
+        self.assertEqual(self.ahci_rows(md, 'intel')[1][:3],
+                         ['99', '0', 'no figures in any boot (see '
+                          'x86_64-e2e-iommu-N.log)'])
+
     def test_a_kernel_without_the_dma_tracepoint_is_not_measured(self):
         # 6.1: no dma:dma_map_sg; an IOMMU boot is proven by the disk's
         # IOMMU group alone, and its segments are not measured
